@@ -1,0 +1,36 @@
+// The shape of an endpoint: its route, who may call it, its parameters and its handler.
+// Handlers read from the actor's memory and call actions for every change.
+import type { Args, ParamSpec } from '../http/params.js';
+import type { RealmActor } from '../realm/actor.js';
+import type { ApiRequest } from '../realm/router.js';
+import type { User } from '../realm/types.js';
+
+export type AuthMode = 'user' | 'optional' | 'none';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Ctx<P extends ParamSpec, A extends AuthMode> {
+  actor: RealmActor;
+  user: A extends 'user' ? User : User | null;
+  args: Args<P>;
+  req: ApiRequest;
+}
+
+export type Body = Record<string, unknown>;
+
+export interface Endpoint {
+  method: Method;
+  path: string;
+  auth: AuthMode;
+  params: ParamSpec;
+  handler: (ctx: Ctx<ParamSpec, AuthMode>) => Promise<Body>;
+}
+
+export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
+  method: Method;
+  path: string;
+  auth: A;
+  params: P;
+  handler: (ctx: Ctx<P, A>) => Promise<Body>;
+}): Endpoint {
+  return def as unknown as Endpoint;
+}

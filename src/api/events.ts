@@ -1,0 +1,54 @@
+// POST /register, GET /events, DELETE /events: event queues and long-polling.
+import { z } from 'zod';
+import { endpoint } from './endpoint.js';
+import { p } from '../http/params.js';
+import { badRequest } from '../http/errors.js';
+import { registerQueue, registerParams } from '../events/register.js';
+
+export const eventEndpoints = [
+  endpoint({
+    method: 'POST',
+    path: '/register',
+    auth: 'user',
+    params: registerParams,
+    async handler({ actor, user, args, req }) {
+      return registerQueue(actor, user, args, req.userAgent ?? '');
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/events',
+    auth: 'user',
+    params: {
+      queue_id: p.string().optional(),
+      last_event_id: p.int().optional(),
+      dont_block: p.bool().default(false),
+      ...registerParams,
+    },
+    async handler({ actor, user, args, req }) {
+      if (args.queue_id === undefined) {
+        // Zulip lets a poll without a queue register one (non-blocking).
+        if (!args.dont_block) throw badRequest("Missing 'queue_id' argument");
+        const registered = await registerQueue(actor, user, args, req.userAgent ?? '');
+        return { queue_id: registered.queue_id, events: [] };
+      }
+      const queue = actor.events.get(args.queue_id, user.id);
+      if (args.last_event_id !== undefined) {
+        const problem = queue.prune(args.last_event_id);
+        if (problem) throw badRequest(problem);
+      }
+      const events = await actor.events.poll(queue, req.id, args.dont_block);
+      return { events, queue_id: queue.id };
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/events',
+    auth: 'user',
+    params: { queue_id: z.string() },
+    async handler({ actor, user, args }) {
+      actor.events.delete(actor.events.get(args.queue_id, user.id));
+      return {};
+    },
+  }),
+];

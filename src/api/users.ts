@@ -1,0 +1,93 @@
+// Users: list, fetch one (by id or email), self, create.
+import { z } from 'zod';
+import { endpoint } from './endpoint.js';
+import { p } from '../http/params.js';
+import { badRequest, unauthorized } from '../http/errors.js';
+import { createUser } from '../actions/users.js';
+import { formatUser } from '../realm/userView.js';
+import { fakeEmailDomain } from '../realm/urls.js';
+import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
+import type { RealmActor } from '../realm/actor.js';
+import type { User } from '../realm/types.js';
+
+const viewParams = {
+  client_gravatar: p.bool().default(true),
+  include_custom_profile_fields: p.bool().default(false),
+};
+
+function view(actor: RealmActor, viewer: User | null, target: User, args: { client_gravatar: boolean; include_custom_profile_fields: boolean }) {
+  return formatUser(actor.services.config, actor.realm, viewer, target, {
+    clientGravatar: args.client_gravatar,
+    includeCustomProfileFields: args.include_custom_profile_fields,
+  });
+}
+
+/** Resolves `/users/{x}`: an integer id, a visible real email, or a placeholder address. */
+function findUser(actor: RealmActor, viewer: User | null, key: string): User {
+  const { config } = actor.services;
+  if (/^\d+$/.test(key)) {
+    const user = actor.user(Number(key));
+    if (!user) throw badRequest('No such user');
+    return user;
+  }
+  const placeholder = /^user(\d+)@(.+)$/i.exec(key);
+  if (placeholder && placeholder[2]!.toLowerCase() === fakeEmailDomain(config, actor.realm)) {
+    const user = actor.user(Number(placeholder[1]));
+    if (user) return user;
+  }
+  const byReal = actor.state.userByEmail(key);
+  if (byReal && (canSeeRealEmail(viewer, byReal) || apiEmailIsReal(byReal))) return byReal;
+  throw badRequest('No such user');
+}
+
+export const userEndpoints = [
+  endpoint({
+    method: 'GET',
+    path: '/users',
+    auth: 'optional',
+    params: { ...viewParams, user_ids: p.intList().optional() },
+    async handler({ actor, user, args }) {
+      if (!user && !actor.realm.settings.enable_spectator_access) throw unauthorized();
+      const clientGravatar = user ? args.client_gravatar : false;
+      let targets: User[];
+      if (args.user_ids) {
+        targets = args.user_ids.map((id) => {
+          const u = actor.user(id);
+          if (!u) throw badRequest(`Invalid user ID: ${id}`);
+          return u;
+        });
+      } else {
+        targets = [...actor.state.users.values()];
+      }
+      return { members: targets.map((t) => view(actor, user, t, { ...args, client_gravatar: clientGravatar })) };
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/users/me',
+    auth: 'user',
+    params: {},
+    async handler({ actor, user }) {
+      return { ...view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true }) };
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/users/{user}',
+    auth: 'user',
+    params: { ...viewParams, user: z.string() },
+    async handler({ actor, user, args }) {
+      return { user: view(actor, user, findUser(actor, user, args.user), args) };
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/users',
+    auth: 'user',
+    params: { email: p.string(), password: p.string(), full_name: p.string() },
+    async handler({ actor, user, args }) {
+      const created = await createUser(actor, user, { email: args.email, password: args.password, fullName: args.full_name });
+      return { user_id: created.id };
+    },
+  }),
+];

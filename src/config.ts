@@ -1,0 +1,41 @@
+// Environment → typed configuration. The only place that reads process.env for the server.
+import { z } from 'zod';
+import path from 'node:path';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(9991),
+  HOST: z.string().default('0.0.0.0'),
+  EXTERNAL_HOST: z.string().optional(),
+  EXTERNAL_URI_SCHEME: z.enum(['http://', 'https://']).default('http://'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  ROLE: z.enum(['all', 'front', 'worker']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  QUEUE_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
+  QUEUE_MAX_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
+  QUEUE_GC_SECONDS: z.coerce.number().positive().default(60),
+  PUSH_RELAY_URL: z.string().optional(),
+  RENDER_THREADS: z.coerce.number().int().min(1).optional(),
+  RENDER_BUDGET_MS: z.coerce.number().int().positive().default(2000),
+  WEB_PUBLIC_STREAMS_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  DEMO_REALM: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof envSchema> & { externalHost: string; dataDir: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${issues}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    externalHost: (c.EXTERNAL_HOST ?? `localhost:${c.PORT}`).toLowerCase(),
+    dataDir: path.resolve(c.DATA_DIR),
+  };
+}

@@ -1,0 +1,42 @@
+// Request parameters from the query string and the body: form-encoded, multipart, or JSON.
+import { getParts } from 'uWebSockets.js';
+import { ApiError } from './errors.js';
+import type { RawParams } from './params.js';
+
+export function parseQuery(query: string, into: RawParams = {}): RawParams {
+  if (!query) return into;
+  for (const [k, v] of new URLSearchParams(query)) into[k] = v;
+  return into;
+}
+
+const decoder = new TextDecoder();
+
+export function parseBody(body: Buffer, contentType: string, into: RawParams): RawParams {
+  if (body.length === 0) return into;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'multipart/form-data') {
+    const ab = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+    const parts = getParts(ab, contentType);
+    if (!parts) throw new ApiError('BAD_REQUEST', 'Malformed multipart body', 400);
+    for (const part of parts) {
+      if (part.filename !== undefined) continue; // file uploads are not parameters
+      into[part.name] = decoder.decode(part.data);
+    }
+    return into;
+  }
+  if (type === 'application/json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new ApiError('INVALID_JSON', 'Malformed JSON', 400);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new ApiError('INVALID_JSON', 'Malformed JSON', 400);
+    }
+    for (const [k, v] of Object.entries(parsed)) into[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    return into;
+  }
+  // application/x-www-form-urlencoded, and clients that send form data without a type.
+  return parseQuery(body.toString('utf8'), into);
+}

@@ -1,0 +1,79 @@
+// Parameter schemas for endpoints. Form values arrive as strings: integers and booleans are
+// coerced, arrays and objects are JSON text inside the value. Every endpoint declares its
+// parameters with these; parseParams reports the first problem with Zulip's codes.
+import { z } from 'zod';
+import { ApiError, missingArgument } from './errors.js';
+
+export type RawParams = Record<string, string>;
+export type ParamSpec = Record<string, z.ZodType>;
+export type Args<P extends ParamSpec> = { [K in keyof P]: z.output<P[K]> };
+
+const toInt = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v);
+const toBool = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : v);
+const fromJson = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+};
+
+/** Like fromJson, but a bare string that is not JSON stays a string (e.g. `to=general`). */
+const jsonOrString = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (t.startsWith('[') || t.startsWith('{') || t.startsWith('"') || /^-?\d+$/.test(t)) return fromJson(t);
+  return v;
+};
+
+export const p = {
+  string: () => z.string(),
+  int: () => z.preprocess(toInt, z.number().int().safe()),
+  bool: () => z.preprocess(toBool, z.boolean()),
+  /** A JSON value inside a form field (arrays, objects, numbers). */
+  json: <T extends z.ZodType>(schema: T) => z.preprocess(fromJson, schema),
+  /** A value that may be JSON or plain text (Zulip accepts both for some fields). */
+  jsonOrString: <T extends z.ZodType>(schema: T) => z.preprocess(jsonOrString, schema),
+  intList: () => z.preprocess(fromJson, z.array(z.number().int().safe())),
+  stringList: () => z.preprocess(fromJson, z.array(z.string())),
+};
+
+function describeIssue(name: string, issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    const expected = issue.expected;
+    const noun: Record<string, string> = {
+      number: 'an integer', int: 'an integer', boolean: 'a boolean', array: 'a list',
+      string: 'a string', object: 'a dict', record: 'a dict',
+    };
+    const where = issue.path.length ? `${name}[${issue.path.join('][')}]` : name;
+    if (noun[expected]) return `${where} is not ${noun[expected]}`;
+  }
+  if (issue.code === 'too_big' && issue.origin === 'string') {
+    return `${name} is too long (limit: ${String(issue.maximum)} characters)`;
+  }
+  if (issue.message && !issue.message.startsWith('Invalid input') && !issue.message.startsWith('Too ')) {
+    return issue.message;
+  }
+  return `Invalid ${name}`;
+}
+
+export function parseParams<P extends ParamSpec>(
+  spec: P,
+  raw: RawParams,
+  pathParams: Record<string, string> = {},
+): { args: Args<P>; ignored: string[] } {
+  const args: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(spec)) {
+    const value = name in pathParams ? pathParams[name] : raw[name];
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      if (value === undefined) throw missingArgument(name);
+      const issue = parsed.error.issues[0]!;
+      throw new ApiError('BAD_REQUEST', describeIssue(name, issue), 400, { var_name: name });
+    }
+    args[name] = parsed.data;
+  }
+  const ignored = Object.keys(raw).filter((k) => !(k in spec));
+  return { args: args as Args<P>, ignored };
+}

@@ -1,0 +1,179 @@
+// The front tier: uWebSockets.js. Parses requests, finds the realm from the Host header,
+// matches the route, hands the request to the router and writes the JSON envelope.
+// Every response, whatever goes wrong, is the envelope.
+import { App, type HttpResponse, type TemplatedApp, type us_listen_socket, us_listen_socket_close } from 'uWebSockets.js';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { ApiRequest, ApiResponse, Router } from '../realm/router.js';
+import { subdomainFromHost } from '../realm/urls.js';
+import { routeTable } from '../api/routes.js';
+import { ApiError } from './errors.js';
+import { parseBody, parseQuery } from './body.js';
+import type { RawParams } from './params.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 413: 'Payload Too Large', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export interface FrontOptions {
+  config: Config;
+  router: Router;
+  log: Logger;
+  metrics: Metrics;
+  /** Extra plain-text endpoints outside /api/v1 (health, metrics). */
+  health: () => Record<string, unknown>;
+}
+
+export const API_PREFIX = '/api/v1';
+
+interface Pending {
+  aborted: boolean;
+  res: HttpResponse;
+}
+
+function send(p: Pending, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+  if (p.aborted) return;
+  p.aborted = true;
+  const text = typeof body === 'string' ? body : JSON.stringify(body) + '\n';
+  p.res.cork(() => {
+    p.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+    p.res.writeHeader('Content-Type', contentType);
+    for (const [k, v] of Object.entries(headers)) p.res.writeHeader(k, v);
+    p.res.end(text);
+  });
+}
+
+export class FrontServer {
+  private app: TemplatedApp;
+  private socket: us_listen_socket | null = null;
+  private inFlight = 0;
+  private draining = false;
+  port = 0;
+
+  constructor(private readonly o: FrontOptions) {
+    this.app = App();
+    this.app.get('/health', (res) => {
+      const p = { res, aborted: false };
+      res.onAborted(() => (p.aborted = true));
+      send(p, this.draining ? 503 : 200, { result: this.draining ? 'error' : 'success', msg: '', ...o.health() });
+    });
+    this.app.get('/metrics', (res) => {
+      const p = { res, aborted: false };
+      res.onAborted(() => (p.aborted = true));
+      void o.metrics.text().then((t) => send(p, 200, t, {}, 'text/plain; version=0.0.4'));
+    });
+    this.app.any('/*', (res, req) => this.onRequest(res, req));
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (!socket) return reject(new Error(`Cannot listen on ${host}:${port}`));
+        this.socket = socket;
+        this.port = (this.app as unknown as { getPort?: () => number }).getPort?.() ?? port;
+        resolve(this.port);
+      });
+    });
+  }
+
+  /** Stops accepting connections and waits (bounded) for requests in flight. */
+  async close(graceMs = 10_000): Promise<void> {
+    this.draining = true;
+    if (this.socket) us_listen_socket_close(this.socket);
+    this.socket = null;
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    this.app.close?.();
+  }
+
+  private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
+    const started = performance.now();
+    const p: Pending = { res, aborted: false };
+    const id = randomUUID();
+    const method = req.getMethod().toUpperCase();
+    const url = req.getUrl();
+    const query = req.getQuery() ?? '';
+    const host = req.getHeader('host');
+    const contentType = req.getHeader('content-type');
+    const contentLength = Number(req.getHeader('content-length') || 0);
+    const authorization = req.getHeader('authorization') || undefined;
+    const userAgent = req.getHeader('user-agent') || undefined;
+    const idempotencyKey = req.getHeader('idempotency-key') || undefined;
+    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const subdomain = subdomainFromHost(this.o.config, host);
+    let routeLabel = 'unmatched';
+    let userId: number | undefined;
+
+    const finish = (r: ApiResponse) => {
+      send(p, r.status, r.body, r.headers);
+      const ms = performance.now() - started;
+      this.o.metrics.requests.inc({ route: routeLabel, method, status: String(r.status) });
+      this.o.metrics.latency.observe({ route: routeLabel, method }, ms / 1000);
+      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    };
+    const fail = (err: ApiError) =>
+      finish({ status: err.status, body: { result: 'error', msg: err.message, code: err.code, ...err.extra }, headers: err.headers });
+
+    res.onAborted(() => {
+      p.aborted = true;
+      this.o.router.cancel(id, subdomain);
+    });
+
+    if (!url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
+      return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
+    }
+    const path = url.slice(API_PREFIX.length) || '/';
+    const match = routeTable.match(method, path);
+    if (match.kind === 'not_found') return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
+    if (match.kind === 'method_not_allowed') {
+      return finish({ status: 405, body: { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED', allowed_methods: match.allowed } });
+    }
+    routeLabel = match.endpoint.path;
+    if (contentLength > this.o.config.MAX_BODY_BYTES) {
+      return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+    }
+
+    const chunks: Buffer[] = [];
+    let received = 0;
+    this.inFlight++;
+    res.onData((chunk, isLast) => {
+      if (p.aborted) return;
+      received += chunk.byteLength;
+      if (received > this.o.config.MAX_BODY_BYTES) {
+        this.inFlight--;
+        fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+        return;
+      }
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (!isLast) return;
+      let params: RawParams;
+      try {
+        params = parseQuery(query);
+        parseBody(Buffer.concat(chunks), contentType, params);
+      } catch (err) {
+        this.inFlight--;
+        return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+      }
+      const apiReq: ApiRequest = {
+        id, method, route: match.endpoint.path, pathParams: match.pathParams, params, subdomain,
+        authorization, userAgent, idempotencyKey, remoteAddress,
+      };
+      this.o.router.dispatch(apiReq).then(
+        (r) => {
+          this.inFlight--;
+          userId = r.userId;
+          finish(r);
+        },
+        (err: unknown) => {
+          this.inFlight--;
+          this.o.log.error({ err, reqId: id }, 'dispatch failed');
+          finish({ status: 500, body: { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } });
+        },
+      );
+    });
+  }
+}

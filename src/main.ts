@@ -1,0 +1,62 @@
+// Process entry: reads the configuration and starts the roles asked for. With no
+// configuration it runs everything in one process on an embedded Postgres under ./data.
+import { loadConfig } from './config.js';
+import { log } from './log.js';
+import { connectDatabase } from './db/connect.js';
+import { createDemoRealmIfEmpty } from './realm/bootstrap.js';
+import { startWorker } from './worker.js';
+import { InProcessRouter } from './realm/router.js';
+import { FrontServer } from './http/server.js';
+import { Metrics } from './ops/metrics.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.ROLE !== 'all') {
+    throw new Error(`ROLE=${config.ROLE} runs through the cluster launcher (dist/cluster/main.js)`);
+  }
+  const db = await connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, role: 'server' });
+  log.info({ embedded: db.embedded, dataDir: db.embedded ? config.dataDir : undefined }, 'database ready');
+  if (config.DEMO_REALM) {
+    const banner = await createDemoRealmIfEmpty(db.sql, config);
+    if (banner) process.stdout.write(banner);
+  }
+  const worker = await startWorker(config, db.sql, log);
+  const metrics = new Metrics();
+  metrics.gauge('chat_realm_actors_active', 'Realm actors active in this process', () => worker.registry.activeCount);
+  metrics.gauge('chat_event_queues', 'Event queues held in this process', () => {
+    let n = 0;
+    for (const a of worker.registry.actors()) n += a.events.queueCount;
+    return n;
+  });
+  const front = new FrontServer({
+    config,
+    router: new InProcessRouter(worker.handler),
+    log,
+    metrics,
+    health: () => ({ status: 'ok', role: 'all', realms_active: worker.registry.activeCount }),
+  });
+  const port = await front.listen(config.PORT, config.HOST);
+  log.info({ port, externalHost: config.externalHost }, 'listening');
+  process.stdout.write(`Server listening on http://${config.externalHost} (port ${port})\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    worker.registry.close(); // ends parked long-polls so the front can drain
+    await front.close();
+    worker.stop();
+    await db.close();
+    log.flush?.();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  log.fatal({ err }, 'failed to start');
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

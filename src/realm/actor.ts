@@ -1,0 +1,63 @@
+// RealmActor: owns one realm's state and is its only writer. State changes run one at a
+// time through the mailbox (`exclusive`); reads are served straight from memory.
+import type { Services } from './services.js';
+import { RealmState } from './state.js';
+import { EventHub } from '../events/hub.js';
+import type { RealmRecord, User } from './types.js';
+import { loadRealmUsers } from '../db/users.js';
+
+export class RealmActor {
+  readonly events: EventHub;
+  private tail: Promise<unknown> = Promise.resolve();
+  private busy = 0;
+  lastUsed = Date.now();
+
+  constructor(
+    readonly services: Services,
+    readonly state: RealmState,
+  ) {
+    const c = services.config;
+    this.events = new EventHub({
+      heartbeatSeconds: c.HEARTBEAT_SECONDS,
+      maxEvents: c.QUEUE_MAX_EVENTS,
+      maxBytes: c.QUEUE_MAX_BYTES,
+    });
+  }
+
+  static async activate(services: Services, realm: RealmRecord): Promise<RealmActor> {
+    const state = new RealmState(realm);
+    for (const user of await loadRealmUsers(services.sql, realm.id)) state.putUser(user);
+    return new RealmActor(services, state);
+  }
+
+  get realm(): RealmRecord {
+    return this.state.realm;
+  }
+
+  get sql() {
+    return this.services.sql;
+  }
+
+  /** Runs a state change after every earlier one has finished; no interleaving across awaits. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.busy++;
+    const run = this.tail.then(fn);
+    this.tail = run.then(
+      () => this.busy--,
+      () => this.busy--,
+    );
+    return run;
+  }
+
+  get mailboxDepth() {
+    return this.busy;
+  }
+
+  user(id: number): User | undefined {
+    return this.state.users.get(id);
+  }
+
+  close(): void {
+    this.events.close();
+  }
+}

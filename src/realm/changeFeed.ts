@@ -1,0 +1,49 @@
+// Picks up changes other processes wrote (the admin CLI) and hands them to the realm actors
+// that are active here. Polled, and also consulted on demand (an unknown API key may belong
+// to a user created a moment ago).
+import { changesAfter, latestChangeId } from '../db/changes.js';
+import { adoptExternalUser } from '../actions/users.js';
+import type { RealmRegistry } from './registry.js';
+
+const MIN_INTERVAL_MS = 100;
+
+export class ChangeFeed {
+  private lastId = '0';
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private lastRun = 0;
+
+  constructor(private readonly registry: RealmRegistry, private readonly intervalMs = 1000) {}
+
+  async start(): Promise<void> {
+    this.lastId = await latestChangeId(this.registry.services.sql);
+    this.timer = setInterval(() => void this.catchUp().catch((err: unknown) => this.registry.services.log.warn({ err }, 'change feed poll failed')), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Applies every change written so far; concurrent callers share one run. */
+  catchUp(): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    const wait = Math.max(0, this.lastRun + MIN_INTERVAL_MS - Date.now());
+    this.inFlight = new Promise<void>((r) => setTimeout(r, wait))
+      .then(() => this.apply())
+      .finally(() => {
+        this.lastRun = Date.now();
+        this.inFlight = null;
+      });
+    return this.inFlight;
+  }
+
+  private async apply(): Promise<void> {
+    const changes = await changesAfter(this.registry.services.sql, this.lastId);
+    for (const change of changes) {
+      const actor = this.registry.activeById(change.realm_id);
+      if (actor && change.kind === 'user' && change.object_id !== null) await adoptExternalUser(actor, change.object_id);
+      this.lastId = change.id;
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

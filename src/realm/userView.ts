@@ -1,0 +1,61 @@
+// The User object of the API (spec 2.1) as one viewer sees it.
+import { createHash } from 'node:crypto';
+import type { Config } from '../config.js';
+import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
+import { fakeEmailDomain } from './urls.js';
+import { Role, type RealmRecord, type User } from './types.js';
+
+export interface UserViewOptions {
+  clientGravatar: boolean;
+  includeCustomProfileFields?: boolean;
+  /** Profile data of the target, when the caller asked for it. */
+  profileData?: Record<string, { value: string; rendered_value?: string }>;
+}
+
+export function apiEmail(config: Config, realm: RealmRecord, user: User): string {
+  return apiEmailIsReal(user) ? user.deliveryEmail : `user${user.id}@${fakeEmailDomain(config, realm)}`;
+}
+
+export function gravatarUrl(email: string, version: number, medium = false): string {
+  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
+}
+
+export function avatarUrl(user: User, medium = false): string {
+  return gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
+}
+
+/** Zulip's timestamp text: ISO 8601 with microseconds and an explicit UTC offset. */
+export function isoTimestamp(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+}
+
+export function formatUser(
+  config: Config,
+  realm: RealmRecord,
+  viewer: User | null,
+  user: User,
+  opts: UserViewOptions,
+): Record<string, unknown> {
+  const realEmailVisible = canSeeRealEmail(viewer, user);
+  const out: Record<string, unknown> = {
+    email: apiEmail(config, realm, user),
+    user_id: user.id,
+    avatar_version: user.avatarVersion,
+    is_admin: user.role <= Role.ADMINISTRATOR,
+    is_owner: user.role === Role.OWNER,
+    is_guest: user.role === Role.GUEST,
+    is_bot: user.isBot,
+    role: user.role,
+    full_name: user.fullName,
+    timezone: user.timezone,
+    is_active: user.isActive,
+    date_joined: isoTimestamp(user.dateJoined),
+    delivery_email: realEmailVisible ? user.deliveryEmail : null,
+    avatar_url: opts.clientGravatar && user.avatarSource === 'G' && realEmailVisible ? null : avatarUrl(user),
+    bot_type: user.botType,
+  };
+  if (user.isBot) out.bot_owner_id = user.botOwnerId;
+  if (!user.isBot && opts.includeCustomProfileFields) out.profile_data = opts.profileData ?? {};
+  return out;
+}
