@@ -4,6 +4,7 @@ import { findRealmBySubdomain, insertRealm } from '../db/realms.js';
 import { badRequest } from '../http/errors.js';
 import { Role, type RealmRecord, type User } from '../realm/types.js';
 import { insertNewUser } from './users.js';
+import { insertSystemGroups } from '../db/groups.js';
 
 const SUBDOMAIN_RE = /^([a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?)?$/;
 
@@ -22,6 +23,7 @@ export async function createRealm(sql: Sql, input: NewRealmInput): Promise<{ rea
   return sql.begin(async (tx) => {
     if (await findRealmBySubdomain(tx, subdomain)) throw badRequest(`Subdomain '${subdomain}' is already in use`);
     const realm = await insertRealm(tx, { stringId: subdomain, name: input.name.trim() });
+    await insertSystemGroups(tx, realm.id);
     const owner = await insertNewUser(tx, realm.id, {
       email: input.ownerEmail,
       password: input.ownerPassword,

@@ -5,6 +5,7 @@ import { RealmState } from './state.js';
 import { EventHub } from '../events/hub.js';
 import type { RealmRecord, User } from './types.js';
 import { loadRealmUsers } from '../db/users.js';
+import { loadRealmGroups } from '../db/groups.js';
 
 export class RealmActor {
   readonly events: EventHub;
@@ -27,6 +28,7 @@ export class RealmActor {
   static async activate(services: Services, realm: RealmRecord): Promise<RealmActor> {
     const state = new RealmState(realm);
     for (const user of await loadRealmUsers(services.sql, realm.id)) state.putUser(user);
+    for (const group of await loadRealmGroups(services.sql, realm.id)) state.groups.set(group.id, group);
     return new RealmActor(services, state);
   }
 

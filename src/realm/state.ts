@@ -1,6 +1,6 @@
 // RealmState: the realm's data held in memory, with the indexes requests need.
 import { createHash } from 'node:crypto';
-import type { RealmRecord, User } from './types.js';
+import type { RealmRecord, User, UserGroup } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -8,6 +8,7 @@ export class RealmState {
   readonly users = new Map<number, User>();
   private readonly byEmail = new Map<string, User>();
   private readonly byKeyDigest = new Map<string, User>();
+  readonly groups = new Map<number, UserGroup>();
 
   constructor(public realm: RealmRecord) {}
 
@@ -30,6 +31,11 @@ export class RealmState {
     this.users.set(user.id, user);
     this.byEmail.set(user.deliveryEmail.toLowerCase(), user);
     this.byKeyDigest.set(apiKeyDigest(user.apiKey), user);
+  }
+
+  groupByName(name: string): UserGroup | undefined {
+    for (const g of this.groups.values()) if (g.name === name) return g;
+    return undefined;
   }
 
   activeUsers(): User[] {

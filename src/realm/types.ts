@@ -55,3 +55,17 @@ export const DEFAULT_REALM_SETTINGS: RealmSettings = {
 export const DEFAULT_USER_SETTINGS: UserSettings = {
   email_address_visibility: EmailVisibility.EVERYONE,
 };
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  isSystemGroup: boolean;
+  deactivated: boolean;
+  dateCreated: Date | null;
+  creatorId: number | null;
+  /** Permission settings of the group itself (can_manage_group, …) as group-setting values. */
+  settings: Record<string, unknown>;
+  members: Set<number>;
+  subgroups: Set<number>;
+}
