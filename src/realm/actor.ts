@@ -6,6 +6,7 @@ import { EventHub } from '../events/hub.js';
 import type { RealmRecord, User } from './types.js';
 import { loadRealmUsers } from '../db/users.js';
 import { loadRealmGroups } from '../db/groups.js';
+import { loadRealmStreams, loadRealmSubscriptions } from '../db/streams.js';
 
 export class RealmActor {
   readonly events: EventHub;
@@ -29,6 +30,8 @@ export class RealmActor {
     const state = new RealmState(realm);
     for (const user of await loadRealmUsers(services.sql, realm.id)) state.putUser(user);
     for (const group of await loadRealmGroups(services.sql, realm.id)) state.groups.set(group.id, group);
+    for (const stream of await loadRealmStreams(services.sql, realm.id)) state.putStream(stream);
+    for (const sub of await loadRealmSubscriptions(services.sql, realm.id)) state.putSubscription(sub);
     return new RealmActor(services, state);
   }
 

@@ -1,6 +1,6 @@
 // RealmState: the realm's data held in memory, with the indexes requests need.
 import { createHash } from 'node:crypto';
-import type { RealmRecord, User, UserGroup } from './types.js';
+import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -9,6 +9,12 @@ export class RealmState {
   private readonly byEmail = new Map<string, User>();
   private readonly byKeyDigest = new Map<string, User>();
   readonly groups = new Map<number, UserGroup>();
+  readonly streams = new Map<number, Stream>();
+  private readonly streamsByName = new Map<string, Stream>();
+  /** stream id → user id → subscription (active or not). */
+  readonly subsByStream = new Map<number, Map<number, Subscription>>();
+  /** user id → stream id → subscription (active or not). */
+  readonly subsByUser = new Map<number, Map<number, Subscription>>();
 
   constructor(public realm: RealmRecord) {}
 
@@ -36,6 +42,42 @@ export class RealmState {
   groupByName(name: string): UserGroup | undefined {
     for (const g of this.groups.values()) if (g.name === name) return g;
     return undefined;
+  }
+
+  streamByName(name: string): Stream | undefined {
+    return this.streamsByName.get(name.toLowerCase());
+  }
+
+  /** Inserts or replaces a channel, keeping the name index in step. */
+  putStream(stream: Stream): void {
+    const old = this.streams.get(stream.id);
+    if (old) this.streamsByName.delete(old.name.toLowerCase());
+    this.streams.set(stream.id, stream);
+    this.streamsByName.set(stream.name.toLowerCase(), stream);
+  }
+
+  putSubscription(sub: Subscription): void {
+    let byUser = this.subsByStream.get(sub.streamId);
+    if (!byUser) this.subsByStream.set(sub.streamId, (byUser = new Map()));
+    byUser.set(sub.userId, sub);
+    let byStream = this.subsByUser.get(sub.userId);
+    if (!byStream) this.subsByUser.set(sub.userId, (byStream = new Map()));
+    byStream.set(sub.streamId, sub);
+  }
+
+  subscription(userId: number, streamId: number): Subscription | undefined {
+    return this.subsByUser.get(userId)?.get(streamId);
+  }
+
+  isSubscribed(userId: number, streamId: number): boolean {
+    return this.subscription(userId, streamId)?.active === true;
+  }
+
+  /** Ids of the active subscribers of a channel. */
+  subscriberIds(streamId: number): number[] {
+    const out: number[] = [];
+    for (const sub of this.subsByStream.get(streamId)?.values() ?? []) if (sub.active) out.push(sub.userId);
+    return out;
   }
 
   activeUsers(): User[] {

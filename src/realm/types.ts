@@ -69,3 +69,39 @@ export interface UserGroup {
   members: Set<number>;
   subgroups: Set<number>;
 }
+
+/** A channel. Permission settings are group-setting values keyed by setting name. */
+export interface Stream {
+  id: number;
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  dateCreated: Date;
+  creatorId: number | null;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  isArchived: boolean;
+  isDefault: boolean;
+  /** null: the realm default; -1: keep forever. */
+  messageRetentionDays: number | null;
+  folderId: number | null;
+  topicsPolicy: 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+  settings: Record<string, unknown>;
+}
+
+/** One user's subscription to one channel; `active` false once they left. */
+export interface Subscription {
+  userId: number;
+  streamId: number;
+  active: boolean;
+  color: string;
+  isMuted: boolean;
+  pinToTop: boolean;
+  desktopNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}
