@@ -11,8 +11,16 @@ import { Metrics } from './ops/metrics.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.ROLE !== 'all') {
-    throw new Error(`ROLE=${config.ROLE} runs through the cluster launcher (dist/cluster/main.js)`);
+  // The front and worker roles belong to a cluster, which has its own entry (src/ knows
+  // nothing of Redis or placement): tell the user where it is.
+  const flag = process.argv.indexOf('--role');
+  const role = flag >= 0 ? process.argv[flag + 1] : config.ROLE;
+  if (role !== 'all') {
+    throw new Error(
+      `ROLE=${role} runs as part of a cluster: start it with \`node dist/cluster/main.js --role ${role}\` ` +
+        `(it needs DATABASE_URL and REDIS_URL; see cluster/README.md), or \`npm run cluster\` for a local cluster. ` +
+        `Without ROLE, \`npm start\` runs everything in one process.`,
+    );
   }
   const db = await connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, role: 'server' });
   log.info({ embedded: db.embedded, dataDir: db.embedded ? config.dataDir : undefined }, 'database ready');

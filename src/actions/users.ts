@@ -2,7 +2,7 @@
 import { badRequest, mustBeAdmin } from '../http/errors.js';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords.js';
 import { generateApiKey } from '../auth/keys.js';
-import { emailTaken, insertUser, loadUser } from '../db/users.js';
+import { emailTaken, findUserIdByEmail, insertUser, loadUser } from '../db/users.js';
 import type { Sql } from '../db/connect.js';
 import type { RealmActor } from '../realm/actor.js';
 import { ROLES, Role, type User } from '../realm/types.js';
@@ -107,4 +107,18 @@ export function adoptExternalUser(actor: RealmActor, userId: number): Promise<vo
     if (actor.user(userId)) actor.state.putUser(user);
     else announceUser(actor, user);
   });
+}
+
+/**
+ * The account a password login names. A user the admin CLI created a moment ago may not have
+ * reached this actor through the change feed yet, so an address unknown in memory is looked
+ * up once in the database before the login is refused.
+ */
+export async function userForLogin(actor: RealmActor, email: string): Promise<User | undefined> {
+  const known = actor.state.userByEmail(email);
+  if (known) return known;
+  const id = await findUserIdByEmail(actor.sql, actor.realm.id, email);
+  if (id === null) return undefined;
+  await adoptExternalUser(actor, id);
+  return actor.user(id);
 }

@@ -4,6 +4,7 @@ import { p } from '../http/params.js';
 import { ApiError } from '../http/errors.js';
 import { verifyPassword } from '../auth/passwords.js';
 import { FailureLimiter } from '../auth/failures.js';
+import { userForLogin } from '../actions/users.js';
 
 // Zulip's authenticate_by_username rule: 5 failures per 30 minutes per username.
 const failures = new FailureLimiter(5, 1800);
@@ -17,10 +18,12 @@ export const authEndpoints = [
     async handler({ actor, args }) {
       const key = `${actor.realm.id}:${args.username.trim().toLowerCase()}`;
       failures.check(key);
-      const user = actor.state.userByEmail(args.username.trim());
+      // Counted before the slow password check, so that tries sent all at once cannot all
+      // pass the check above; a successful login clears the count.
+      failures.record(key);
+      const user = await userForLogin(actor, args.username.trim());
       const ok = await verifyPassword(args.password, user?.passwordHash ?? null);
       if (!ok || !user) {
-        failures.record(key);
         throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
       }
       if (actor.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);

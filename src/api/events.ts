@@ -27,9 +27,10 @@ export const eventEndpoints = [
     },
     async handler({ actor, user, args, req }) {
       if (args.queue_id === undefined) {
-        // Zulip lets a poll without a queue register one (non-blocking).
+        // Zulip lets a non-blocking poll without a queue register one (with the register
+        // parameters); its answer names the new queue.
         if (!args.dont_block) throw badRequest("Missing 'queue_id' argument");
-        const registered = await registerQueue(actor, user, args, req.userAgent ?? '');
+        const registered = await registerQueue(actor, user, { ...args, fetch_event_types: [] }, req.userAgent ?? '');
         return { queue_id: registered.queue_id, events: [] };
       }
       const queue = actor.events.get(args.queue_id, user.id);

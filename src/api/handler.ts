@@ -44,6 +44,10 @@ export class WorkerRequestHandler implements RequestHandler {
           await this.refreshUsers();
           user = authenticate(actor, req.authorization);
         }
+        // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
+        if (user.botType === 2 && !(req.method === 'POST' && req.route === '/messages')) {
+          throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
+        }
       }
       const { args, ignored } = parseParams(endpoint.params, req.params, req.pathParams);
       const body = await endpoint.handler({ actor, user: user as User, args, req });

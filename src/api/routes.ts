@@ -3,15 +3,51 @@
 import type { Endpoint } from './endpoint.js';
 import { authEndpoints } from './auth.js';
 import { eventEndpoints } from './events.js';
+import { settingsEndpoints } from './settings.js';
+import { typingEndpoints } from './typing.js';
+import { presenceEndpoints } from './presence.js';
+import { alertWordEndpoints } from './alert_words.js';
 import { serverSettingsEndpoints } from './server_settings.js';
 import { userEndpoints } from './users.js';
+import { realmEndpoints } from './realm.js';
+import { userGroupEndpoints } from './user_groups.js';
+import { userAdminEndpoints } from './users_admin.js';
+import { botEndpoints } from './bots.js';
+import { inviteEndpoints } from './invites.js';
+import { channelFolderEndpoints } from './channel_folders.js';
+import { profileFieldEndpoints } from './profile_fields.js';
+import { pushEndpoints } from './push.js';
+import { channelEndpoints } from './channels.js';
+import { subscriptionEndpoints } from './subscriptions.js';
+import { messageEndpoints } from './messages.js';
+import { flagEndpoints } from './flags.js';
+import { reactionEndpoints } from './reactions.js';
+import { topicEndpoints } from './topics.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
   ...authEndpoints,
   ...serverSettingsEndpoints,
   ...userEndpoints,
+  ...realmEndpoints,
+  ...userGroupEndpoints,
+  ...userAdminEndpoints,
+  ...botEndpoints,
+  ...inviteEndpoints,
+  ...channelFolderEndpoints,
+  ...profileFieldEndpoints,
+  ...pushEndpoints,
+  ...channelEndpoints,
+  ...subscriptionEndpoints,
+  ...messageEndpoints,
+  ...flagEndpoints,
+  ...reactionEndpoints,
+  ...topicEndpoints,
   ...eventEndpoints,
+  ...settingsEndpoints,
+  ...typingEndpoints,
+  ...presenceEndpoints,
+  ...alertWordEndpoints,
 ];
 
 interface RouteGroup {

@@ -30,7 +30,7 @@ export const serverSettingsEndpoints = [
         realm_name: actor.realm.name,
         realm_icon: 'https://secure.gravatar.com/avatar/?d=identicon',
         realm_description: actor.realm.description,
-        realm_web_public_access_enabled: actor.realm.settings.enable_spectator_access,
+        realm_web_public_access_enabled: actor.realm.settings.enable_spectator_access && actor.services.config.WEB_PUBLIC_STREAMS_ENABLED,
       };
     },
   }),

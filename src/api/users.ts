@@ -47,11 +47,15 @@ export const userEndpoints = [
     auth: 'optional',
     params: { ...viewParams, user_ids: p.intList().optional() },
     async handler({ actor, user, args }) {
-      if (!user && !actor.realm.settings.enable_spectator_access) throw unauthorized();
+      // Public access: the organization allows it, the server allows it, and the
+      // organization is not deactivated.
+      const publicAccess =
+        actor.realm.settings.enable_spectator_access && actor.services.config.WEB_PUBLIC_STREAMS_ENABLED && !actor.realm.deactivated;
+      if (!user && !publicAccess) throw unauthorized();
       const clientGravatar = user ? args.client_gravatar : false;
       let targets: User[];
       if (args.user_ids) {
-        targets = args.user_ids.map((id) => {
+        targets = [...new Set(args.user_ids)].map((id) => {
           const u = actor.user(id);
           if (!u) throw badRequest(`Invalid user ID: ${id}`);
           return u;

@@ -24,7 +24,12 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   let embedded: EmbeddedPostgres | null = null;
   let url = opts.databaseUrl;
   if (!url) {
-    url = opts.role === 'tool' ? (runningEmbeddedUrl(opts.dataDir) ?? undefined) : undefined;
+    const running = runningEmbeddedUrl(opts.dataDir);
+    // PGlite files opened by two processes at once get corrupted: a second server refuses.
+    if (running && opts.role === 'server') {
+      throw new Error(`The embedded database in ${opts.dataDir} is in use by another server process; stop it or choose another DATA_DIR`);
+    }
+    url = running ?? undefined;
     if (!url) {
       embedded = await startEmbeddedPostgres(opts.dataDir, { publish: opts.role === 'server' });
       url = embedded.url;

@@ -43,3 +43,72 @@ export async function insertSystemGroups(sql: Sql, realmId: number): Promise<voi
               VALUES (${realmId}, ${g.name}, ${g.description}, true)`;
   }
 }
+
+export interface NewGroup {
+  name: string;
+  description: string;
+  creatorId: number;
+  settings: Record<string, unknown>;
+  members: number[];
+  subgroups: number[];
+}
+
+/** Creates a user group with its members and subgroups in one transaction. */
+export async function insertGroup(sql: Sql, realmId: number, g: NewGroup): Promise<UserGroup> {
+  return (await sql.begin(async (tx) => {
+    const [row] = await tx<{ id: number; date_created: Date }[]>`
+      INSERT INTO user_groups (realm_id, name, description, is_system_group, date_created, creator_id, settings)
+      VALUES (${realmId}, ${g.name}, ${g.description}, false, now(), ${g.creatorId}, ${tx.json(g.settings as never)})
+      RETURNING id, date_created`;
+    await addGroupMembers(tx, row!.id, g.members);
+    await addSubgroups(tx, row!.id, g.subgroups);
+    return {
+      id: row!.id,
+      name: g.name,
+      description: g.description,
+      isSystemGroup: false,
+      deactivated: false,
+      dateCreated: row!.date_created,
+      creatorId: g.creatorId,
+      settings: g.settings,
+      members: new Set(g.members),
+      subgroups: new Set(g.subgroups),
+    };
+  })) as UserGroup;
+}
+
+/** Writes a group's name, description, settings and deactivation flag. */
+export async function saveGroup(sql: Sql, realmId: number, g: UserGroup): Promise<void> {
+  await sql`
+    UPDATE user_groups SET name = ${g.name}, description = ${g.description}, deactivated = ${g.deactivated},
+      settings = ${sql.json(g.settings as never)}
+    WHERE id = ${g.id} AND realm_id = ${realmId}`;
+}
+
+export async function addGroupMembers(sql: Sql, groupId: number, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const rows = userIds.map((userId) => ({ group_id: groupId, user_id: userId }));
+  await sql`INSERT INTO user_group_members ${sql(rows)} ON CONFLICT DO NOTHING`;
+}
+
+export async function removeGroupMembers(sql: Sql, groupId: number, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await sql`DELETE FROM user_group_members WHERE group_id = ${groupId} AND user_id IN ${sql(userIds)}`;
+}
+
+export async function addSubgroups(sql: Sql, groupId: number, subgroupIds: number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  const rows = subgroupIds.map((id) => ({ group_id: groupId, subgroup_id: id }));
+  await sql`INSERT INTO user_group_subgroups ${sql(rows)} ON CONFLICT DO NOTHING`;
+}
+
+export async function removeSubgroups(sql: Sql, groupId: number, subgroupIds: number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  await sql`DELETE FROM user_group_subgroups WHERE group_id = ${groupId} AND subgroup_id IN ${sql(subgroupIds)}`;
+}
+
+/** Whether a realm already has a group of this name (names are unique per realm). */
+export async function groupNameTaken(sql: Sql, realmId: number, name: string, exceptId = 0): Promise<boolean> {
+  const rows = await sql`SELECT 1 FROM user_groups WHERE realm_id = ${realmId} AND name = ${name} AND id <> ${exceptId}`;
+  return rows.length > 0;
+}

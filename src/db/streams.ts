@@ -19,6 +19,8 @@ interface StreamRow {
   folder_id: number | null;
   topics_policy: Stream['topicsPolicy'];
   settings: Record<string, unknown>;
+  first_message_id: number | null;
+  is_recently_active: boolean;
 }
 
 export const toStream = (r: StreamRow): Stream => ({
@@ -38,6 +40,8 @@ export const toStream = (r: StreamRow): Stream => ({
   folderId: r.folder_id,
   topicsPolicy: r.topics_policy,
   settings: r.settings,
+  firstMessageId: r.first_message_id ?? null,
+  isRecentlyActive: r.is_recently_active ?? true,
 });
 
 interface SubscriptionRow {
@@ -77,4 +81,45 @@ export async function loadRealmSubscriptions(sql: Sql, realmId: number): Promise
   const rows = await sql<SubscriptionRow[]>`
     SELECT s.* FROM subscriptions s JOIN streams st ON st.id = s.stream_id WHERE st.realm_id = ${realmId}`;
   return rows.map(toSubscription);
+}
+
+export interface NewStream {
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  creatorId: number;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  isDefault: boolean;
+  messageRetentionDays: number | null;
+  folderId: number | null;
+  topicsPolicy: Stream['topicsPolicy'];
+  settings: Record<string, unknown>;
+}
+
+export async function insertStream(sql: Sql, s: NewStream): Promise<Stream> {
+  const rows = await sql<StreamRow[]>`
+    INSERT INTO streams (realm_id, name, description, rendered_description, creator_id, invite_only,
+                         is_web_public, history_public_to_subscribers, is_default, message_retention_days,
+                         folder_id, topics_policy, settings)
+    VALUES (${s.realmId}, ${s.name}, ${s.description}, ${s.renderedDescription}, ${s.creatorId}, ${s.inviteOnly},
+            ${s.isWebPublic}, ${s.historyPublicToSubscribers}, ${s.isDefault}, ${s.messageRetentionDays},
+            ${s.folderId}, ${s.topicsPolicy}, ${sql.json(s.settings as never)})
+    RETURNING *`;
+  return toStream(rows[0]!);
+}
+
+/** Writes every mutable column of a channel from its in-memory form. */
+export async function saveStream(sql: Sql, s: Stream): Promise<void> {
+  await sql`
+    UPDATE streams SET name = ${s.name}, description = ${s.description},
+      rendered_description = ${s.renderedDescription}, invite_only = ${s.inviteOnly},
+      is_web_public = ${s.isWebPublic}, history_public_to_subscribers = ${s.historyPublicToSubscribers},
+      is_archived = ${s.isArchived}, is_default = ${s.isDefault},
+      message_retention_days = ${s.messageRetentionDays}, folder_id = ${s.folderId},
+      topics_policy = ${s.topicsPolicy}, settings = ${sql.json(s.settings as never)},
+      first_message_id = ${s.firstMessageId}, is_recently_active = ${s.isRecentlyActive}
+    WHERE id = ${s.id} AND realm_id = ${s.realmId}`;
 }

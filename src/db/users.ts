@@ -82,3 +82,10 @@ export async function emailTaken(sql: Sql, realmId: number, email: string): Prom
   const rows = await sql`SELECT 1 FROM users WHERE realm_id = ${realmId} AND lower(delivery_email) = ${email.toLowerCase()}`;
   return rows.length > 0;
 }
+
+/** The id of the user with this real email in the realm (case-insensitive), if any. */
+export async function findUserIdByEmail(sql: Sql, realmId: number, email: string): Promise<number | null> {
+  const rows = await sql<{ id: number }[]>`
+    SELECT id FROM users WHERE realm_id = ${realmId} AND lower(delivery_email) = ${email.toLowerCase()}`;
+  return rows[0]?.id ?? null;
+}

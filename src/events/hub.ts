@@ -1,7 +1,13 @@
 // The event queues of one realm: creation, delivery to an audience, long-polls, heartbeats,
 // expiry and overflow. Lives inside the realm actor; nothing here touches the database.
+//
+// Actions deliver events with `publish(eventOrPerQueueFn, userIds)`: the event goes to every
+// queue of those users that asked for its type, and a per-queue function may shape it for the
+// queue's client capabilities (see shape.ts) or withhold it by returning null.
 import { ApiError } from '../http/errors.js';
-import { EventQueue, type ChatEvent, type QueueOptions, type QueuedEvent } from './queue.js';
+import { EventQueue, type ChatEvent, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
+import { buildMessageFilter } from './narrow.js';
+import { acceptsEvent } from './shape.js';
 
 export interface HubLimits {
   heartbeatSeconds: number;
@@ -9,24 +15,47 @@ export interface HubLimits {
   maxBytes: number;
 }
 
-/** An event for every queue, or a function that shapes (or withholds) it per queue. */
-export type EventSource = ChatEvent | ((queue: EventQueue) => ChatEvent | null);
+/**
+ * An event for every queue, or a function that shapes it per queue: it returns the event,
+ * several events (delivered in order, e.g. one per message for old clients), or null.
+ */
+export type EventSource = ChatEvent | ((queue: EventQueue) => ChatEvent | ChatEvent[] | null);
 
 export const DEFAULT_QUEUE_LIFESPAN_SECONDS = 600;
 export const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
+/** Zulip waits 45 s plus up to 10 s of jitter; the jitter spreads heartbeats of many clients. */
+const MAX_HEARTBEAT_JITTER_SECONDS = 10;
 
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
+
+/** Rough size of an event in the queue's byte budget (its JSON text plus the id). */
+const eventSize = (event: ChatEvent) => JSON.stringify(event).length + 12;
 
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly pollsByRequest = new Map<string, EventQueue>();
 
+  /**
+   * Told when a queue is created, deleted or gets an event (cluster mode copies changed
+   * queues to Redis so they survive a crash of this process); unset in one-process mode.
+   */
+  onQueueChange: ((queue: EventQueue, change: 'created' | 'event' | 'deleted') => void) | null = null;
+
   constructor(private readonly limits: HubLimits) {}
 
   get queueCount() {
     return this.queues.size;
+  }
+
+  /** Long-polls currently parked (waiting for an event or a heartbeat). */
+  get parkedCount() {
+    return this.pollsByRequest.size;
+  }
+
+  get heartbeatSeconds() {
+    return this.limits.heartbeatSeconds;
   }
 
   create(opts: QueueOptions, id?: string): EventQueue {
@@ -35,6 +64,7 @@ export class EventHub {
     let set = this.byUser.get(opts.userId);
     if (!set) this.byUser.set(opts.userId, (set = new Set()));
     set.add(queue);
+    this.onQueueChange?.(queue, 'created');
     return queue;
   }
 
@@ -49,6 +79,11 @@ export class EventHub {
     return this.byUser.get(userId) ?? [];
   }
 
+  /** Whether the user has at least one queue (a client connected recently). */
+  hasQueues(userId: number): boolean {
+    return this.byUser.has(userId);
+  }
+
   allQueues(): Iterable<EventQueue> {
     return this.queues.values();
   }
@@ -59,6 +94,7 @@ export class EventHub {
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) this.byUser.delete(queue.userId);
+    this.onQueueChange?.(queue, 'deleted');
   }
 
   /** Drops every queue of a user (deactivation, key change): their polls end at once. */
@@ -66,51 +102,75 @@ export class EventHub {
     for (const queue of [...this.queuesOf(userId)]) this.delete(queue);
   }
 
-  /** Delivers an event to every queue of the given users that wants its type. */
+  /** Delivers an event to every queue of the given users that wants it. */
   publish(source: EventSource, userIds: Iterable<number>): void {
     const shared = typeof source === 'function' ? null : source;
-    const sharedSize = shared ? JSON.stringify(shared).length + 12 : 0;
-    for (const userId of userIds) {
+    const sharedSize = shared ? eventSize(shared) : 0;
+    for (const userId of new Set(userIds)) {
       const set = this.byUser.get(userId);
       if (!set) continue;
+      // Deleting the current entry of a Set while iterating it is safe.
       for (const queue of set) {
-        const event = shared ?? (source as (q: EventQueue) => ChatEvent | null)(queue);
-        if (!event || !queue.wants(event.type)) continue;
-        if (event.type === 'message' && queue.opts.messageFilter && !queue.opts.messageFilter(event)) continue;
-        const size = shared ? sharedSize : JSON.stringify(event).length + 12;
-        if (!queue.push(event, size, this.limits)) {
-          // Unbounded growth is worse than a re-register: drop the queue; its client sees
-          // BAD_EVENT_QUEUE_ID on the next poll.
-          this.delete(queue);
-          continue;
+        let delivered: boolean;
+        if (shared) {
+          delivered = this.deliver(queue, shared, sharedSize);
+        } else {
+          const shaped = (source as (q: EventQueue) => ChatEvent | ChatEvent[] | null)(queue);
+          if (!shaped) continue;
+          delivered = true;
+          for (const event of Array.isArray(shaped) ? shaped : [shaped]) {
+            if (!(delivered = this.deliver(queue, event, eventSize(event)))) break;
+          }
         }
-        if (queue.parked) this.finishPoll(queue, queue.pending());
+        // A parked poll ends once, with everything this publish queued.
+        if (delivered && queue.parked && queue.hasPending) this.finishPoll(queue, queue.pending());
       }
     }
   }
 
+  /** Queues one event if the queue wants it; false when the queue overflowed and was dropped. */
+  private deliver(queue: EventQueue, event: ChatEvent, size: number): boolean {
+    if (!queue.wants(event.type) || !acceptsEvent(queue, event)) return true;
+    if (!queue.push(event, size, this.limits)) {
+      // Unbounded growth is worse than a re-register: drop the queue; its client sees
+      // BAD_EVENT_QUEUE_ID on the next poll and registers again.
+      this.delete(queue);
+      return false;
+    }
+    this.onQueueChange?.(queue, 'event');
+    return true;
+  }
+
   /**
    * Attaches a long-poll. Resolves at once with pending events (or empty when dontBlock),
-   * else on the next event or with a heartbeat after the heartbeat interval.
+   * else on the next event, or with a heartbeat event after the heartbeat interval.
+   * A new poll on a queue finishes the previous one with the queue's current contents.
    */
   poll(queue: EventQueue, requestId: string, dontBlock: boolean): Promise<QueuedEvent[]> {
     queue.lastConnection = Date.now();
     if (queue.parked) this.finishPoll(queue, queue.pending());
-    const pending = queue.pending();
-    if (pending.length > 0 || dontBlock) return Promise.resolve(pending);
+    if (queue.hasPending || dontBlock) return Promise.resolve(queue.pending());
     return new Promise((resolve) => {
-      const jitter = Math.random() * Math.min(10, this.limits.heartbeatSeconds * 0.2);
-      const heartbeatTimer = setTimeout(() => {
-        if (queue.parked?.requestId !== requestId) return;
-        this.finishPoll(queue, [{ type: 'heartbeat', id: queue.takeId() }]);
-      }, (this.limits.heartbeatSeconds + jitter) * 1000);
-      heartbeatTimer.unref();
+      const hb = this.limits.heartbeatSeconds;
+      const jitter = Math.random() * Math.min(MAX_HEARTBEAT_JITTER_SECONDS, hb * 0.2);
+      const heartbeatTimer = setTimeout(() => this.heartbeat(queue, requestId), (hb + jitter) * 1000);
       queue.parked = { requestId, resolve, heartbeatTimer };
       this.pollsByRequest.set(requestId, queue);
     });
   }
 
-  /** The client went away mid-poll: release the poll and its timer. */
+  /** The poll waited a full interval: a heartbeat event goes into the queue and ends it. */
+  private heartbeat(queue: EventQueue, requestId: string): void {
+    if (queue.parked?.requestId !== requestId) return;
+    if (!queue.push({ type: 'heartbeat' }, eventSize({ type: 'heartbeat' }), this.limits)) {
+      this.delete(queue);
+      return;
+    }
+    this.onQueueChange?.(queue, 'event');
+    this.finishPoll(queue, queue.pending());
+  }
+
+  /** The client went away mid-poll: release the poll and its timer; events stay queued. */
   cancelPoll(requestId: string): void {
     const queue = this.pollsByRequest.get(requestId);
     if (queue?.parked?.requestId === requestId) this.finishPoll(queue, []);
@@ -139,6 +199,44 @@ export class EventHub {
   }
 
   close(): void {
+    this.onQueueChange = null;
     for (const queue of [...this.queues.values()]) this.delete(queue);
+  }
+
+  /**
+   * The queues as plain data, for a cluster hand-off: ids, options (the narrow, not the
+   * filter function), buffered events, next event id, last connection. Parked polls are
+   * not part of it (the leaving process answers them so clients poll the new owner).
+   * Queues that cannot be moved (over `maxEvents`, or options that are not plain data) are
+   * left out and listed in `skipped` with the reason; their clients re-register.
+   */
+  exportQueues(maxEvents = Infinity): { queues: QueueSnapshot[]; skipped: { id: string; reason: string }[] } {
+    const queues: QueueSnapshot[] = [];
+    const skipped: { id: string; reason: string }[] = [];
+    for (const queue of this.queues.values()) {
+      try {
+        const snap = queue.snapshot(maxEvents);
+        if (snap) queues.push(snap);
+        else skipped.push({ id: queue.id, reason: `more than ${maxEvents} events buffered` });
+      } catch (err) {
+        skipped.push({ id: queue.id, reason: (err as Error).message });
+      }
+    }
+    return { queues, skipped };
+  }
+
+  /** Adds queues exported by another process; ids stay the same, so clients keep polling them. */
+  importQueues(snapshots: Iterable<QueueSnapshot>): number {
+    let n = 0;
+    for (const snap of snapshots) {
+      if (this.queues.has(snap.id)) continue;
+      const queue = EventQueue.restore(snap, buildMessageFilter(snap.opts.narrow ?? []));
+      this.queues.set(queue.id, queue);
+      let set = this.byUser.get(queue.userId);
+      if (!set) this.byUser.set(queue.userId, (set = new Set()));
+      set.add(queue);
+      n++;
+    }
+    return n;
   }
 }

@@ -1,11 +1,15 @@
 // One client's event queue: a bounded buffer of events and at most one parked long-poll.
+// Kept small on purpose: thousands of idle queues live in one process, so a queue holds no
+// timer and no closure of its own; only a parked poll carries a resolver and one timer.
 import { randomUUID } from 'node:crypto';
+import type { NarrowTerm } from './narrow.js';
 
 export type ChatEvent = { type: string; [key: string]: unknown };
 export type QueuedEvent = ChatEvent & { id: number };
 
 export interface QueueOptions {
   userId: number;
+  /** Event types the client asked for; null takes every type. */
   eventTypes: Set<string> | null;
   /** Predicate on message events for narrowed queues; null takes every message. */
   messageFilter: ((event: ChatEvent) => boolean) | null;
@@ -13,8 +17,28 @@ export interface QueueOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
+  includeSubscribers: boolean | 'partial';
+  slimPresence: boolean;
   lifespanSeconds: number;
   clientName: string;
+  /**
+   * The narrow `messageFilter` was built from. A queue moving to another process (cluster
+   * hand-off) carries this instead of the function and rebuilds the filter there; a queue
+   * with a filter but no narrow cannot move (its client re-registers).
+   */
+  narrow?: NarrowTerm[];
+}
+
+/** A queue as plain JSON data, to move it to another process (see EventHub.exportQueues). */
+export interface QueueSnapshot {
+  id: string;
+  /** The options without `messageFilter`, with `eventTypes` as an array. */
+  opts: Omit<QueueOptions, 'eventTypes' | 'messageFilter'> & { eventTypes: string[] | null };
+  nextEventId: number;
+  newestPrunedId: number | null;
+  lastConnection: number;
+  events: QueuedEvent[];
+  sizes: number[];
 }
 
 export interface ParkedPoll {
@@ -29,11 +53,10 @@ export class EventQueue {
   private sizes: number[] = [];
   private bytes = 0;
   private nextEventId = 0;
-  /** Highest event id the client has acknowledged (events up to it were pruned). */
-  newestPrunedId = -1;
+  /** Id of the newest event the client acknowledged; null until something was pruned. */
+  newestPrunedId: number | null = null;
   lastConnection = Date.now();
   parked: ParkedPoll | null = null;
-  overflowed = false;
 
   constructor(readonly opts: QueueOptions, id: string = randomUUID()) {
     this.id = id;
@@ -47,6 +70,7 @@ export class EventQueue {
     return this.opts.eventTypes === null || this.opts.eventTypes.has(type);
   }
 
+  /** Id of the newest event ever queued (-1 when none). */
   get lastEventId(): number {
     return this.nextEventId - 1;
   }
@@ -61,37 +85,74 @@ export class EventQueue {
     this.buffer.push(queued);
     this.sizes.push(size);
     this.bytes += size;
-    if (this.buffer.length > limits.maxEvents || this.bytes > limits.maxBytes) {
-      this.overflowed = true;
-      return false;
-    }
-    return true;
+    return this.buffer.length <= limits.maxEvents && this.bytes <= limits.maxBytes;
   }
 
-  /** Reserves an id without storing an event (heartbeats). */
-  takeId(): number {
-    return this.nextEventId++;
-  }
-
-  /** Drops events the client acknowledged. Returns an error message when the id is impossible. */
+  /**
+   * Drops the events the client acknowledged (ids up to lastEventId), with Zulip's checks:
+   * an id older than what was already pruned, or an id that was never in the queue, is an
+   * error. Returns the error message, or null.
+   */
   prune(lastEventId: number): string | null {
-    if (lastEventId < this.newestPrunedId) return `An event newer than ${this.newestPrunedId} has already been pruned!`;
-    if (lastEventId > this.lastEventId) return `Event ${lastEventId} was not in this queue`;
+    if (this.newestPrunedId !== null && lastEventId < this.newestPrunedId) {
+      return `An event newer than ${lastEventId} has already been pruned!`;
+    }
     let dropped = 0;
     while (dropped < this.buffer.length && this.buffer[dropped]!.id <= lastEventId) {
       this.bytes -= this.sizes[dropped]!;
+      this.newestPrunedId = this.buffer[dropped]!.id;
       dropped++;
     }
     if (dropped) {
       this.buffer.splice(0, dropped);
       this.sizes.splice(0, dropped);
     }
-    this.newestPrunedId = Math.max(this.newestPrunedId, lastEventId);
+    if (this.newestPrunedId !== null && lastEventId !== this.newestPrunedId) {
+      return `Event ${lastEventId} was not in this queue`;
+    }
     return null;
   }
 
   pending(): QueuedEvent[] {
     return this.buffer.slice();
+  }
+
+  get hasPending(): boolean {
+    return this.buffer.length > 0;
+  }
+
+  /** Plain data for another process, or null when more than `maxEvents` events are buffered. */
+  snapshot(maxEvents = Infinity): QueueSnapshot | null {
+    if (this.buffer.length > maxEvents) return null;
+    const { eventTypes, messageFilter, ...rest } = this.opts;
+    if (messageFilter && !rest.narrow) throw new Error(`queue ${this.id} has a message filter but no narrow to rebuild it from`);
+    for (const [key, value] of Object.entries(rest)) {
+      if (typeof value === 'function' || value instanceof Set || value instanceof Map) {
+        throw new Error(`queue option ${key} is not plain data and cannot be moved`);
+      }
+    }
+    return {
+      id: this.id,
+      opts: { ...rest, eventTypes: eventTypes ? [...eventTypes] : null },
+      nextEventId: this.nextEventId,
+      newestPrunedId: this.newestPrunedId,
+      lastConnection: this.lastConnection,
+      events: this.buffer.slice(),
+      sizes: this.sizes.slice(),
+    };
+  }
+
+  /** A queue rebuilt from a snapshot; `messageFilter` comes from the snapshot's narrow. */
+  static restore(snap: QueueSnapshot, messageFilter: QueueOptions['messageFilter']): EventQueue {
+    const { eventTypes, ...rest } = snap.opts;
+    const queue = new EventQueue({ ...rest, eventTypes: eventTypes ? new Set(eventTypes) : null, messageFilter }, snap.id);
+    queue.buffer = snap.events.slice();
+    queue.sizes = snap.sizes.length === snap.events.length ? snap.sizes.slice() : snap.events.map((e) => JSON.stringify(e).length + 12);
+    queue.bytes = queue.sizes.reduce((a, b) => a + b, 0);
+    queue.nextEventId = snap.nextEventId;
+    queue.newestPrunedId = snap.newestPrunedId;
+    queue.lastConnection = snap.lastConnection;
+    return queue;
   }
 
   expired(now: number): boolean {

@@ -1,66 +1,103 @@
 // The initial state of POST /register, one section per fetch_event_types value.
 import type { RealmActor } from '../realm/actor.js';
-import { Role, type User } from '../realm/types.js';
-import { formatUser, avatarUrl } from '../realm/userView.js';
-import { realmUrl } from '../realm/urls.js';
+import type { User } from '../realm/types.js';
 import type { NarrowTerm, RegisterArgs } from './register.js';
-import { REALM_LIMITS } from './limits.js';
+import { fallbackSections, realmSection } from './sections/realm.js';
+import { realmUserSection } from './sections/users.js';
+import {
+  alertWordsSection,
+  legacyDisplaySettingsSection,
+  legacyNotificationSettingsSection,
+  presenceSection,
+  realmUserSettingsDefaults,
+  userSettingsSection,
+} from './sections/settings.js';
+import { formatGroups } from '../realm/groupView.js';
+import { realmUserSettingsDefaultsState } from '../realm/realmSettingsView.js';
+import { botsVisibleTo, formatBot } from '../actions/bots.js';
+import { listFolders } from '../actions/folders.js';
+import { customProfileFieldTypes, formatField } from '../realm/profileFieldView.js';
+import { defaultStreamIds, subscriptionLists, visibleStreams } from '../realm/channelView.js';
+import {
+  maxMessageIdSection,
+  mutedTopicsSection,
+  recentPrivateConversationsSection,
+  starredMessagesSection,
+  unreadMsgsSection,
+  userTopicsSection,
+} from './sections/messages.js';
 
-type Section = (actor: RealmActor, user: User, args: RegisterArgs, narrow: NarrowTerm[]) => Record<string, unknown>;
+type SectionState = Record<string, unknown>;
+/**
+ * A section may be async (message data comes from the database). Every section is started in
+ * the same turn as the queue's creation and awaited afterwards, so whatever a section reads
+ * synchronously at its start is the state the queue's first event follows.
+ */
+type Section = (actor: RealmActor, user: User, args: RegisterArgs, narrow: NarrowTerm[]) => SectionState | Promise<SectionState>;
 
 const sections: Record<string, Section> = {
-  realm(actor) {
-    const { config } = actor.services;
-    const url = realmUrl(config, actor.realm);
-    return {
-      realm_name: actor.realm.name,
-      realm_description: actor.realm.description,
-      realm_url: url,
-      realm_uri: url,
-      realm_date_created: Math.floor(actor.realm.dateCreated.getTime() / 1000),
-      realm_web_public_access_enabled: actor.realm.settings.enable_spectator_access,
-      realm_enable_spectator_access: actor.realm.settings.enable_spectator_access,
-      realm_waiting_period_threshold: actor.realm.settings.waiting_period_threshold,
-      ...REALM_LIMITS,
-    };
+  subscription(actor, user, args) {
+    return subscriptionLists(actor.state, user, {
+      includeSubscribers: args.include_subscribers,
+      notificationSettingsNull: args.client_capabilities.notification_settings_null === true,
+      includeArchived: args.client_capabilities.archived_channels === true,
+    });
   },
-  realm_user(actor, user, args) {
-    const { config } = actor.services;
-    const all = [...actor.state.users.values()];
-    const view = (u: User) => {
-      const v = formatUser(config, actor.realm, user, u, { clientGravatar: args.client_gravatar });
-      delete v.is_active;
-      return v;
-    };
-    return {
-      realm_users: all.filter((u) => u.isActive && !u.isBot).map(view),
-      realm_non_active_users: all.filter((u) => !u.isActive && !u.isBot).map(view),
-      cross_realm_bots: [],
-      user_id: user.id,
-      email: formatUser(config, actor.realm, user, user, { clientGravatar: false }).email,
-      delivery_email: user.deliveryEmail,
-      full_name: user.fullName,
-      avatar_source: user.avatarSource,
-      avatar_url: avatarUrl(user),
-      avatar_url_medium: avatarUrl(user, true),
-      is_admin: user.role <= Role.ADMINISTRATOR,
-      is_owner: user.role === Role.OWNER,
-      is_moderator: user.role <= Role.MODERATOR,
-      is_guest: user.role === Role.GUEST,
-    };
+  stream(actor, user, args) {
+    return { streams: visibleStreams(actor.state, user, args.client_capabilities.archived_channels === true) };
   },
+  default_streams(actor, user) {
+    return { realm_default_streams: defaultStreamIds(actor.state, user) };
+  },
+  realm_user_groups(actor, _user, args) {
+    return { realm_user_groups: formatGroups(actor.state, args.client_capabilities.include_deactivated_groups === true) };
+  },
+  realm_bot(actor, user) {
+    return { realm_bots: botsVisibleTo(actor, user).map((b) => formatBot(actor, b)) };
+  },
+  channel_folders(actor) {
+    return { channel_folders: listFolders(actor, true) };
+  },
+  custom_profile_fields(actor) {
+    const fields = [...actor.state.profileFields.values()].sort((a, b) => a.order - b.order || a.id - b.id);
+    return { custom_profile_fields: fields.map(formatField), custom_profile_field_types: customProfileFieldTypes() };
+  },
+  realm_user_settings_defaults(actor) {
+    // Every setting's default, over what the organization stored.
+    const stored = realmUserSettingsDefaultsState(actor).realm_user_settings_defaults as Record<string, unknown>;
+    return { realm_user_settings_defaults: realmUserSettingsDefaults(stored) };
+  },
+  // General parts (events engineer): the organization, its users, the caller's settings.
+  realm: realmSection,
+  realm_user: realmUserSection,
+  user_settings: userSettingsSection,
+  update_display_settings: legacyDisplaySettingsSection,
+  update_global_notifications: legacyNotificationSettingsSection,
+  alert_words: alertWordsSection,
+  presence: presenceSection,
+  // Messages: unread counts, stars, recent conversations, topic policies.
+  message: maxMessageIdSection,
+  update_message_flags: unreadMsgsSection,
+  starred_messages: starredMessagesSection,
+  recent_private_conversations: recentPrivateConversationsSection,
+  user_topic: userTopicsSection,
+  muted_topics: mutedTopicsSection,
 };
 
-export function initialState(
+export async function initialState(
   actor: RealmActor,
   user: User,
   fetchTypes: Set<string> | null,
   args: RegisterArgs,
   narrow: NarrowTerm[],
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const [name, section] of Object.entries(sections)) {
-    if (fetchTypes === null || fetchTypes.has(name)) Object.assign(out, section(actor, user, args, narrow));
+  const parts: Array<SectionState | Promise<SectionState>> = [];
+  // An entry in `sections` replaces the fallback of the same name.
+  const all: Record<string, Section> = { ...fallbackSections, ...sections };
+  for (const [name, section] of Object.entries(all)) {
+    if (fetchTypes === null || fetchTypes.has(name)) parts.push(section(actor, user, args, narrow));
   }
+  for (const part of await Promise.all(parts)) Object.assign(out, part);
   return out;
 }

@@ -17,7 +17,11 @@ export function parseBody(body: Buffer, contentType: string, into: RawParams): R
   if (type === 'multipart/form-data') {
     const ab = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
     const parts = getParts(ab, contentType);
-    if (!parts) throw new ApiError('BAD_REQUEST', 'Malformed multipart body', 400);
+    // The parser answers a body without a single delimiter with no parts at all; only a body
+    // that carries the boundary (an empty form is `--boundary--`) may have none.
+    const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+    const delimited = boundary !== null && body.includes(`--${boundary[1] ?? boundary[2]}`);
+    if (!parts || (parts.length === 0 && !delimited)) throw new ApiError('BAD_REQUEST', 'Malformed multipart body', 400);
     for (const part of parts) {
       if (part.filename !== undefined) continue; // file uploads are not parameters
       into[part.name] = decoder.decode(part.data);

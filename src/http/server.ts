@@ -118,8 +118,16 @@ export class FrontServer {
     const fail = (err: ApiError) =>
       finish({ status: err.status, body: { result: 'error', msg: err.message, code: err.code, ...err.extra }, headers: err.headers });
 
+    // Counted from the start of the body until the request is answered or the client is
+    // gone, so that a shutdown waits for it; released once, whichever comes first.
+    let counted = false;
+    const release = () => {
+      if (counted) this.inFlight--;
+      counted = false;
+    };
     res.onAborted(() => {
       p.aborted = true;
+      release(); // a client that leaves mid-upload never sends its last chunk
       this.o.router.cancel(id, subdomain);
     });
 
@@ -140,11 +148,12 @@ export class FrontServer {
     const chunks: Buffer[] = [];
     let received = 0;
     this.inFlight++;
+    counted = true;
     res.onData((chunk, isLast) => {
       if (p.aborted) return;
       received += chunk.byteLength;
       if (received > this.o.config.MAX_BODY_BYTES) {
-        this.inFlight--;
+        release();
         fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
         return;
       }
@@ -155,7 +164,7 @@ export class FrontServer {
         params = parseQuery(query);
         parseBody(Buffer.concat(chunks), contentType, params);
       } catch (err) {
-        this.inFlight--;
+        release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
       const apiReq: ApiRequest = {
@@ -164,12 +173,12 @@ export class FrontServer {
       };
       this.o.router.dispatch(apiReq).then(
         (r) => {
-          this.inFlight--;
+          release();
           userId = r.userId;
           finish(r);
         },
         (err: unknown) => {
-          this.inFlight--;
+          release();
           this.o.log.error({ err, reqId: id }, 'dispatch failed');
           finish({ status: 500, body: { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } });
         },

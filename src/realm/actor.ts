@@ -7,9 +7,14 @@ import type { RealmRecord, User } from './types.js';
 import { loadRealmUsers } from '../db/users.js';
 import { loadRealmGroups } from '../db/groups.js';
 import { loadRealmStreams, loadRealmSubscriptions } from '../db/streams.js';
+import { loadRealmAlertWords } from '../db/alertWords.js';
+import { loadOrganizationState } from '../db/organization.js';
+import { loadMessageState } from '../db/messages.js';
 
 export class RealmActor {
   readonly events: EventHub;
+  /** Where actions write: the pool, or in a cluster the pool fenced by the lease this actor was activated under. */
+  private readonly writeSql: Services['sql'];
   private tail: Promise<unknown> = Promise.resolve();
   private busy = 0;
   lastUsed = Date.now();
@@ -19,6 +24,7 @@ export class RealmActor {
     readonly state: RealmState,
   ) {
     const c = services.config;
+    this.writeSql = services.sqlForRealm?.(state.realm.id) ?? services.sql;
     this.events = new EventHub({
       heartbeatSeconds: c.HEARTBEAT_SECONDS,
       maxEvents: c.QUEUE_MAX_EVENTS,
@@ -32,6 +38,9 @@ export class RealmActor {
     for (const group of await loadRealmGroups(services.sql, realm.id)) state.groups.set(group.id, group);
     for (const stream of await loadRealmStreams(services.sql, realm.id)) state.putStream(stream);
     for (const sub of await loadRealmSubscriptions(services.sql, realm.id)) state.putSubscription(sub);
+    for (const [userId, words] of await loadRealmAlertWords(services.sql, realm.id)) state.alertWords.set(userId, words);
+    await loadOrganizationState(services.sql, state);
+    await loadMessageState(services.sql, state);
     return new RealmActor(services, state);
   }
 
@@ -40,7 +49,7 @@ export class RealmActor {
   }
 
   get sql() {
-    return this.services.sql;
+    return this.writeSql;
   }
 
   /** Runs a state change after every earlier one has finished; no interleaving across awaits. */

@@ -1,5 +1,5 @@
 // The realm actors of this worker: activated on first use from Postgres, found by subdomain.
-import type { Services } from './services.js';
+import { realmNotHere, type Services } from './services.js';
 import { RealmActor } from './actor.js';
 import { findRealmById, findRealmBySubdomain } from '../db/realms.js';
 
@@ -31,7 +31,10 @@ export class RealmRegistry {
   private async activate(subdomain: string): Promise<RealmActor | null> {
     const realm = await findRealmBySubdomain(this.services.sql, subdomain);
     if (!realm) return null;
+    // In a cluster a realm is activated only under its lease; the caller is told to go elsewhere.
+    if (this.services.acquireRealm && !(await this.services.acquireRealm(realm))) throw realmNotHere();
     const actor = await RealmActor.activate(this.services, realm);
+    await this.services.realmActivated?.(actor);
     this.byId.set(realm.id, actor);
     this.services.log.debug({ realm: subdomain }, 'realm actor activated');
     return actor;
@@ -46,6 +49,18 @@ export class RealmRegistry {
     const active = this.byId.get(realmId);
     if (active) return active.realm.stringId;
     return (await findRealmById(this.services.sql, realmId))?.stringId ?? null;
+  }
+
+  /**
+   * Forgets an active realm without closing it (a cluster hands its realm over: the caller
+   * exports the event queues, then closes the actor). Later requests activate it afresh.
+   */
+  remove(realmId: number): RealmActor | undefined {
+    const actor = this.byId.get(realmId);
+    if (!actor) return undefined;
+    this.byId.delete(realmId);
+    this.bySubdomain.delete(actor.realm.stringId);
+    return actor;
   }
 
   get activeCount() {

@@ -1,6 +1,9 @@
 // RealmState: the realm's data held in memory, with the indexes requests need.
 import { createHash } from 'node:crypto';
 import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types.js';
+import type { BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, ProfileFieldValue } from './types.js';
+import { MessageState } from './messageState.js';
+import type { UserPresence } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -15,6 +18,22 @@ export class RealmState {
   readonly subsByStream = new Map<number, Map<number, Subscription>>();
   /** user id → stream id → subscription (active or not). */
   readonly subsByUser = new Map<number, Map<number, Subscription>>();
+  /** The realm's highest message id (0: none yet); subscription history records it. */
+  maxMessageId = 0;
+  /** Conversations, topics, topic visibility policies (see messageState.ts). */
+  readonly messaging = new MessageState();
+  /** Organization administration: folders, profile fields and values, invitation links, bots. */
+  readonly channelFolders = new Map<number, ChannelFolder>();
+  readonly profileFields = new Map<number, CustomProfileField>();
+  /** user id → field id → value. */
+  readonly profileValues = new Map<number, Map<number, ProfileFieldValue>>();
+  readonly multiuseInvites = new Map<number, MultiuseInvite>();
+  readonly botSettings = new Map<number, BotSettings>();
+  /** Event features: user id → alert words (persisted); user id → presence (memory only). */
+  readonly alertWords = new Map<number, string[]>();
+  readonly presence = new Map<number, UserPresence>();
+  /** The realm-wide presence sequence; every presence change takes the next number. */
+  presenceLastUpdateId = 0;
 
   constructor(public realm: RealmRecord) {}
 

@@ -48,7 +48,7 @@ export async function createDatabase(prefix: string): Promise<{ name: string; ur
   };
 }
 
-export async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; port: number; output: () => string }> {
+export async function startServer(env: Record<string, string>, deadlineMs = 30_000): Promise<{ proc: ChildProcess; port: number; output: () => string }> {
   const port = await freePort();
   let out = '';
   const proc = spawn(process.execPath, ['dist/src/main.js'], {
@@ -57,7 +57,7 @@ export async function startServer(env: Record<string, string>): Promise<{ proc: 
   });
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {

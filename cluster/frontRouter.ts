@@ -1,0 +1,144 @@
+// The front's Router in a cluster: each request goes to the worker that owns its realm
+// (rendezvous hashing over the live workers), over one multiplexed connection per worker. A
+// bounce (the worker does not hold the realm, e.g. while it moves) or an unreachable worker
+// is retried after re-reading membership, for up to REROUTE_BUDGET_MS, so a client does not
+// notice a realm moving. A request that may have reached a worker which then vanished is
+// retried only if it is a GET; a write gets 502 (it may or may not have been applied).
+import type { Logger } from '../src/log.js';
+import type { ApiRequest, ApiResponse, Router } from '../src/realm/router.js';
+import type { MembershipView, MemberInfo } from './membership.js';
+import { WorkerClient, isLongPoll, type Call } from './transport/workerClient.js';
+
+export interface RouterOptions {
+  frontId: string;
+  MAX_IN_FLIGHT: number;
+  REROUTE_BUDGET_MS: number;
+  REQUEST_TIMEOUT_MS: number;
+  /** Long-polls are answered by the worker within about this long (a heartbeat). */
+  heartbeatSeconds: number;
+}
+
+const error = (status: number, code: string, msg: string): ApiResponse => ({ status, body: { result: 'error', msg, code } });
+
+/** Waits between routing attempts: the first retry follows a fresh membership read at once. */
+const RETRY_WAITS_MS = [0, 25, 50, 100, 200, 250];
+
+export class ClusterRouter implements Router {
+  private readonly clients = new Map<string, WorkerClient>();
+  private readonly calls = new Map<string, Call>();
+  private readonly cancelled = new Set<string>();
+  private suspectUntil = 0;
+  private closed = false;
+
+  constructor(
+    private readonly view: MembershipView,
+    private readonly o: RouterOptions,
+    private readonly log: Logger,
+  ) {
+    view.on('change', () => this.retireDeparted());
+  }
+
+  /** Live workers and the requests each connection carries (for /health). */
+  workers(): { id: string; address: string; pending: number }[] {
+    return this.view.live().map((m) => ({ id: m.id, address: `${m.host}:${m.port}`, pending: this.clients.get(m.id)?.pending ?? 0 }));
+  }
+
+  async dispatch(req: ApiRequest): Promise<ApiResponse> {
+    const deadline = Date.now() + this.o.REROUTE_BUDGET_MS;
+    const timeout = isLongPoll(req) ? this.o.heartbeatSeconds * 1500 + this.o.REQUEST_TIMEOUT_MS : this.o.REQUEST_TIMEOUT_MS;
+    let last = 'no worker is available';
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (this.cancelled.has(req.id)) return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
+        if (this.closed) return error(503, 'SERVER_NOT_READY', 'Server is shutting down');
+        const member = this.view.owner(req.subdomain);
+        if (member) {
+          const call = this.client(member).send(req, timeout);
+          this.calls.set(req.id, call);
+          const outcome = await call.promise;
+          this.calls.delete(req.id);
+          switch (outcome.kind) {
+            case 'response':
+              return outcome.res;
+            case 'timeout':
+              return error(504, 'REQUEST_TIMEOUT', 'The server did not answer in time');
+            case 'cancelled':
+              return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
+            case 'bounce':
+              last = outcome.reason;
+              break;
+            case 'unreachable':
+              last = outcome.reason;
+              if (outcome.sent && req.method !== 'GET') {
+                return error(502, 'INTERNAL_SERVER_ERROR', 'The server handling this request went away; it may or may not have been applied');
+              }
+              break;
+          }
+        }
+        if (Date.now() >= deadline) break;
+        await this.view.refreshSoon();
+        const wait = RETRY_WAITS_MS[Math.min(attempt, RETRY_WAITS_MS.length - 1)]!;
+        if (wait) await new Promise((r) => setTimeout(r, wait));
+      }
+    } finally {
+      this.cancelled.delete(req.id);
+      this.calls.delete(req.id);
+    }
+    this.log.warn({ reqId: req.id, realm: req.subdomain, why: last }, 'no worker took the request');
+    return error(503, 'SERVER_NOT_READY', 'No server is available for this organization right now; try again');
+  }
+
+  cancel(requestId: string): void {
+    const call = this.calls.get(requestId);
+    if (call) {
+      call.cancel();
+      return;
+    }
+    // Between attempts (or before the body arrived): the next attempt gives up.
+    this.cancelled.add(requestId);
+    setTimeout(() => this.cancelled.delete(requestId), this.o.REROUTE_BUDGET_MS + 1000).unref();
+  }
+
+  private client(member: MemberInfo): WorkerClient {
+    let client = this.clients.get(member.id);
+    if (!client) {
+      client = new WorkerClient(member, {
+        frontId: this.o.frontId,
+        maxInFlight: this.o.MAX_IN_FLIGHT,
+        log: this.log,
+        onReachability: (m, reachable) => {
+          if (reachable) return;
+          // Its key may be about to expire: read membership often for a while.
+          this.log.warn({ worker: m.id }, 'worker unreachable');
+          this.suspectUntil = Date.now() + 10_000;
+          this.view.suspect(true);
+          setTimeout(() => {
+            if (Date.now() >= this.suspectUntil) this.view.suspect(false);
+          }, 10_000).unref();
+        },
+      });
+      this.clients.set(member.id, client);
+    }
+    return client;
+  }
+
+  /** Connections to workers that left membership stop taking requests and close when idle. */
+  private retireDeparted(): void {
+    for (const [id, client] of this.clients) {
+      if (this.view.member(id)) continue;
+      this.clients.delete(id);
+      client.retire();
+    }
+  }
+
+  /** Front shutting down: workers answer parked long-polls now (with no events). */
+  releasePolls(): void {
+    for (const client of this.clients.values()) client.releasePolls();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const client of this.clients.values()) client.close();
+    this.clients.clear();
+  }
+}

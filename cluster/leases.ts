@@ -1,0 +1,183 @@
+// Realm leases: a worker serves a realm only while it holds the realm's row in realm_leases.
+// Taking a realm bumps its epoch; every write transaction checks (owner, epoch) first (see
+// fencedSql.ts), so a worker that was paused or cut off past its lease cannot commit even
+// if it still believes it owns the realm. Locally a lease counts as valid a margin before
+// its database expiry, so a worker stops serving reads before another can take over.
+import type { Sql } from '../src/db/connect.js';
+import type { Logger } from '../src/log.js';
+import { realmNotHere } from '../src/realm/services.js';
+import { fencedSql } from './fencedSql.js';
+
+export interface Lease {
+  realmId: number;
+  epoch: number;
+  /** performance.now() after which this worker no longer trusts the lease. */
+  validUntil: number;
+}
+
+export interface LeaseTiming {
+  LEASE_TTL_MS: number;
+  LEASE_RENEW_MS: number;
+}
+
+const ACQUIRE_POLL_MS = 100;
+const ACQUIRE_LOCK_TIMEOUT_MS = 500;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+export class LeaseManager {
+  private readonly held = new Map<number, Lease>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly margin: number;
+  /** Called when a lease is found lost (taken over, or not renewed in time). */
+  onLost: (realmId: number) => void = () => {};
+
+  constructor(
+    private readonly sql: Sql,
+    readonly owner: string,
+    private readonly timing: LeaseTiming,
+    private readonly log: Logger,
+  ) {
+    this.margin = Math.min(500, timing.LEASE_TTL_MS / 4);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.renew(), this.timing.LEASE_RENEW_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** The lease if held and still trusted locally. */
+  valid(realmId: number): Lease | null {
+    const lease = this.held.get(realmId);
+    return lease && performance.now() < lease.validUntil ? lease : null;
+  }
+
+  heldRealms(): Lease[] {
+    return [...this.held.values()];
+  }
+
+  /** One attempt: the epoch when the realm is now ours, null when another worker holds it. */
+  async tryAcquire(realmId: number): Promise<Lease | null> {
+    const started = performance.now();
+    let rows: { epoch: string }[];
+    try {
+      rows = await this.sql.begin(async (tx) => {
+        // The previous holder's write in flight holds the row (FOR SHARE): wait for it a
+        // little, then try again later, rather than queue behind a paused process.
+        await tx`SELECT set_config('lock_timeout', ${String(ACQUIRE_LOCK_TIMEOUT_MS)}, true)`;
+        return tx<{ epoch: string }[]>`
+          INSERT INTO realm_leases (realm_id, owner, epoch, expires_at)
+          VALUES (${realmId}, ${this.owner}, 1, now() + ${this.timing.LEASE_TTL_MS} * interval '1 millisecond')
+          ON CONFLICT (realm_id) DO UPDATE
+            SET epoch = realm_leases.epoch + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+            WHERE realm_leases.expires_at < now() OR realm_leases.owner = EXCLUDED.owner
+          RETURNING epoch`;
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
+      throw err;
+    }
+    if (!rows[0]) return null;
+    const lease = { realmId, epoch: Number(rows[0].epoch), validUntil: started + this.timing.LEASE_TTL_MS - this.margin };
+    this.held.set(realmId, lease);
+    return lease;
+  }
+
+  /**
+   * Acquires, waiting up to `waitMs` for the current holder to release it or for its lease
+   * to expire (a planned hand-off takes milliseconds; a crashed holder up to LEASE_TTL_MS).
+   */
+  async acquire(realmId: number, waitMs: number): Promise<Lease | null> {
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      const lease = await this.tryAcquire(realmId);
+      if (lease || performance.now() + ACQUIRE_POLL_MS > deadline) return lease;
+      await new Promise((r) => setTimeout(r, ACQUIRE_POLL_MS));
+    }
+  }
+
+  /** Gives the realm up at once (after a hand-off), so the next owner need not wait. */
+  async release(realmId: number): Promise<void> {
+    const lease = this.held.get(realmId);
+    this.held.delete(realmId);
+    if (!lease) return;
+    await this.sql`
+      UPDATE realm_leases SET expires_at = now() - interval '1 millisecond'
+      WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${lease.epoch}`;
+  }
+
+  /** Forgets a lease without touching the database (it was lost anyway). */
+  forget(realmId: number): void {
+    this.held.delete(realmId);
+  }
+
+  /** Renews every held lease in one statement; leases not renewed are lost. */
+  async renew(): Promise<void> {
+    const ids = [...this.held.keys()];
+    const now = performance.now();
+    if (ids.length) {
+      try {
+        const rows = await this.sql<{ realm_id: number; epoch: string }[]>`
+          UPDATE realm_leases SET expires_at = now() + ${this.timing.LEASE_TTL_MS} * interval '1 millisecond'
+          WHERE owner = ${this.owner} AND realm_id = ANY(${this.sql.array(ids)}::int[])
+          RETURNING realm_id, epoch`;
+        const renewed = new Map(rows.map((r) => [r.realm_id, Number(r.epoch)]));
+        for (const id of ids) {
+          const lease = this.held.get(id);
+          if (!lease) continue;
+          if (renewed.get(id) === lease.epoch) lease.validUntil = now + this.timing.LEASE_TTL_MS - this.margin;
+          else if (!renewed.has(id)) this.lose(id, 'taken over');
+        }
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'lease renewal failed');
+      }
+    }
+    const later = performance.now();
+    for (const lease of [...this.held.values()]) if (later >= lease.validUntil) this.lose(lease.realmId, 'not renewed in time');
+  }
+
+  private lose(realmId: number, why: string): void {
+    if (!this.held.delete(realmId)) return;
+    this.log.warn({ realmId, why }, 'realm lease lost');
+    this.onLost(realmId);
+  }
+
+  /** The check every write transaction of the realm starts with, for the epoch an actor was activated under. */
+  async check(tx: Sql, realmId: number, epoch: number): Promise<void> {
+    const lease = this.valid(realmId);
+    if (!lease || lease.epoch !== epoch) throw leaseLost(realmId);
+    // Pipelined with the check: if this process stalls (paused, swapped out) inside the
+    // transaction, Postgres ends the session after a lease's time, so the lock this
+    // transaction holds on the lease row cannot keep the next owner out for longer.
+    const [, rows] = await Promise.all([
+      tx`SELECT set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)`,
+      tx`SELECT 1 FROM realm_leases
+         WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch}
+         FOR SHARE`,
+    ]);
+    if (rows.length === 0) {
+      if (this.held.get(realmId)?.epoch === epoch) this.lose(realmId, 'fence check failed');
+      throw leaseLost(realmId);
+    }
+  }
+
+  /**
+   * The `sql` of an actor activated under the lease held now. The epoch is fixed here: an
+   * actor from an earlier tenure (the realm was lost and taken again) can never pass the
+   * check, even though this worker holds the realm again.
+   */
+  sqlFor(realmId: number): Sql {
+    const epoch = this.held.get(realmId)?.epoch ?? -1;
+    return fencedSql(
+      this.sql,
+      (tx) => this.check(tx, realmId, epoch),
+      // The front sends the request again; nothing of it was committed.
+      () => realmNotHere(`A transaction of realm ${realmId} was interrupted before it committed`),
+    );
+  }
+}
+
+const leaseLost = (realmId: number) => realmNotHere(`Realm ${realmId} is no longer held by this worker`);

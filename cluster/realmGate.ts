@@ -1,0 +1,262 @@
+// The worker side of routing: which realms this worker serves, and moving them.
+// - A request is served only for a realm placed on this worker (by its own view of the
+//   members) and only under the realm's lease; otherwise it is bounced to the front.
+// - When placement moves a realm away (a worker joined, or this one is leaving), the realm
+//   is handed off: new requests bounce, parked long-polls are bounced (the front re-sends
+//   them to the new owner), requests in flight finish, the mailbox drains, the event queues
+//   are written to Redis, then the lease is released and the new owner takes over.
+// - When the lease is lost (not renewed in time, or a fence check failed) the realm is
+//   dropped at once, without writing anything.
+import type { Logger } from '../src/log.js';
+import type { RealmRegistry } from '../src/realm/registry.js';
+import type { RealmActor } from '../src/realm/actor.js';
+import type { RealmRecord } from '../src/realm/types.js';
+import { REALM_NOT_HERE } from '../src/realm/services.js';
+import { badEventQueueId } from '../src/events/hub.js';
+import type { ApiRequest, ApiResponse, RequestHandler } from '../src/realm/router.js';
+import type { LeaseManager } from './leases.js';
+import type { MembershipView } from './membership.js';
+import type { QueueStore } from './queueStore.js';
+
+export type GateOutcome = { kind: 'response'; res: ApiResponse } | { kind: 'bounce'; reason: string };
+
+interface GateCall {
+  req: ApiRequest;
+  /** GET /events: answered by a bounce when the realm moves (it is re-sent to the new owner). */
+  movable: boolean;
+  settled: boolean;
+  settle(o: GateOutcome): void;
+}
+
+class Slot {
+  realmId: number | null = null;
+  leaving = false;
+  readonly calls = new Set<GateCall>();
+  constructor(readonly subdomain: string) {}
+}
+
+export interface GateDeps {
+  selfId: string;
+  registry: RealmRegistry;
+  inner: RequestHandler;
+  leases: LeaseManager;
+  view: MembershipView;
+  queues: QueueStore;
+  timing: { LEASE_TTL_MS: number; DRAIN_MS: number; MEMBERSHIP_CHECK_MS: number };
+  log: Logger;
+}
+
+const bounce = (reason: string): GateOutcome => ({ kind: 'bounce', reason });
+const HANDOFF_CONCURRENCY = 8;
+
+export class RealmGate {
+  private readonly slots = new Map<string, Slot>();
+  private readonly byId = new Map<number, Slot>();
+  private draining = false;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly handoffs = new Map<Slot, Promise<void>>();
+
+  constructor(private readonly d: GateDeps) {}
+
+  /** Re-checks placement of every held realm on a timer, besides membership changes. */
+  start(): void {
+    this.sweepTimer = setInterval(() => void this.rebalance(), this.d.timing.MEMBERSHIP_CHECK_MS);
+    this.sweepTimer.unref();
+  }
+
+  private placedHere(subdomain: string): boolean {
+    return !this.draining && this.d.view.placement.owner(subdomain) === this.d.selfId;
+  }
+
+  /** Realms this worker serves now, by subdomain, with their lease epoch. */
+  heldRealms(): { subdomain: string; realmId: number; epoch: number }[] {
+    const out: { subdomain: string; realmId: number; epoch: number }[] = [];
+    for (const slot of this.slots.values()) {
+      if (slot.realmId === null || slot.leaving || !this.d.registry.activeById(slot.realmId)) continue;
+      const lease = this.d.leases.valid(slot.realmId);
+      if (lease) out.push({ subdomain: slot.subdomain, realmId: slot.realmId, epoch: lease.epoch });
+    }
+    return out;
+  }
+
+  async handle(req: ApiRequest): Promise<GateOutcome> {
+    let slot = this.slots.get(req.subdomain);
+    if (!slot) {
+      if (!this.placedHere(req.subdomain)) {
+        // The front may know of a membership change before this worker does.
+        await this.d.view.refreshSoon();
+        if (!this.placedHere(req.subdomain)) return bounce('realm is placed on another worker');
+      }
+      slot = this.slots.get(req.subdomain);
+      if (!slot) this.slots.set(req.subdomain, (slot = new Slot(req.subdomain)));
+    }
+    if (slot.leaving) return bounce('realm is moving to another worker');
+    if (slot.realmId !== null && this.d.registry.activeById(slot.realmId) && !this.d.leases.valid(slot.realmId)) {
+      this.drop(slot, 'lease no longer trusted');
+      return bounce('realm lease lapsed');
+    }
+    if (slot.realmId !== null && req.method === 'GET' && req.route === '/events') {
+      const queueId = req.params.queue_id;
+      const lastEventId = Number(req.params.last_event_id);
+      if (queueId && Number.isInteger(lastEventId) && this.d.queues.staleAfterCrash(slot.realmId, queueId, lastEventId)) {
+        const err = badEventQueueId(queueId);
+        return { kind: 'response', res: { status: err.status, body: { result: 'error', msg: err.message, code: err.code, ...err.extra } } };
+      }
+    }
+    return this.run(slot, req);
+  }
+
+  private run(slot: Slot, req: ApiRequest): Promise<GateOutcome> {
+    let resolve!: (o: GateOutcome) => void;
+    const promise = new Promise<GateOutcome>((r) => (resolve = r));
+    const call: GateCall = {
+      req,
+      movable: req.method === 'GET' && req.route === '/events',
+      settled: false,
+      settle(o) {
+        if (call.settled) return;
+        call.settled = true;
+        resolve(o);
+      },
+    };
+    slot.calls.add(call);
+    this.d.inner.handle(req).then(
+      (res) => {
+        slot.calls.delete(call);
+        if (res.body.code === REALM_NOT_HERE) call.settle(bounce(String(res.body.msg)));
+        else call.settle({ kind: 'response', res });
+        this.forgetIfIdle(slot);
+      },
+      (err: unknown) => {
+        slot.calls.delete(call);
+        this.d.log.error({ err, reqId: req.id }, 'request handler failed');
+        call.settle({ kind: 'response', res: { status: 500, body: { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } } });
+        this.forgetIfIdle(slot);
+      },
+    );
+    return promise;
+  }
+
+  /** A slot whose realm never became active here (missing realm, lease refused) is forgotten. */
+  private forgetIfIdle(slot: Slot): void {
+    if (slot.calls.size || slot.leaving) return;
+    if (slot.realmId !== null && this.d.registry.activeById(slot.realmId)) return;
+    if (this.slots.get(slot.subdomain) === slot) this.slots.delete(slot.subdomain);
+    if (slot.realmId !== null && this.byId.get(slot.realmId) === slot) {
+      this.byId.delete(slot.realmId);
+      // Acquired, but activation failed: give the lease back instead of renewing it forever.
+      if (this.d.leases.valid(slot.realmId)) {
+        void this.d.leases.release(slot.realmId).catch((err: unknown) => this.d.log.warn({ err }, 'lease release failed'));
+      }
+    }
+  }
+
+  /** Client went away: a parked poll of an active realm is released. */
+  cancel(req: ApiRequest): void {
+    const slot = this.slots.get(req.subdomain);
+    if (slot?.realmId != null && this.d.registry.activeById(slot.realmId)) this.d.inner.cancel(req.id, req.subdomain);
+  }
+
+  /** Services.acquireRealm: the registry is about to load this realm. */
+  async acquire(realm: RealmRecord): Promise<boolean> {
+    const slot = this.slots.get(realm.stringId);
+    if (!slot || slot.leaving || !this.placedHere(realm.stringId)) return false;
+    slot.realmId = realm.id;
+    this.byId.set(realm.id, slot);
+    // A planned hand-off releases within milliseconds; a crashed holder's lease runs out.
+    const lease = await this.d.leases.acquire(realm.id, this.d.timing.LEASE_TTL_MS + 1000);
+    if (!lease) return false;
+    if (slot.leaving || !this.placedHere(realm.stringId)) {
+      await this.d.leases.release(realm.id);
+      return false;
+    }
+    return true;
+  }
+
+  /** Services.realmActivated: restore the event queues before the realm serves. */
+  async activated(actor: RealmActor): Promise<void> {
+    const lease = this.d.leases.valid(actor.realm.id);
+    if (!lease) throw new Error(`lease for realm ${actor.realm.id} lapsed during activation`);
+    await this.d.queues.restore(actor, lease.epoch);
+  }
+
+  /** The lease manager found the lease gone. */
+  lost(realmId: number): void {
+    const slot = this.byId.get(realmId);
+    if (slot) this.drop(slot, 'lease lost');
+  }
+
+  /** Stops serving a realm at once, writing nothing (another worker owns it now). */
+  private drop(slot: Slot, why: string): void {
+    this.d.log.warn({ realm: slot.subdomain, why }, 'realm dropped');
+    if (this.slots.get(slot.subdomain) === slot) this.slots.delete(slot.subdomain);
+    if (slot.realmId === null) return;
+    if (this.byId.get(slot.realmId) === slot) this.byId.delete(slot.realmId);
+    for (const call of slot.calls) if (call.movable) call.settle(bounce('realm lost'));
+    this.d.queues.forget(slot.realmId);
+    this.d.leases.forget(slot.realmId);
+    this.d.registry.remove(slot.realmId)?.close();
+  }
+
+  /** Hands off every held realm that placement now puts elsewhere. */
+  async rebalance(): Promise<void> {
+    const moving = [...this.slots.values()].filter(
+      (s) => !s.leaving && s.realmId !== null && this.d.registry.activeById(s.realmId) && !this.placedHere(s.subdomain),
+    );
+    for (let i = 0; i < moving.length; i += HANDOFF_CONCURRENCY) {
+      await Promise.all(moving.slice(i, i + HANDOFF_CONCURRENCY).map((s) => this.handOff(s)));
+    }
+  }
+
+  private handOff(slot: Slot): Promise<void> {
+    let running = this.handoffs.get(slot);
+    if (!running) {
+      running = this.doHandOff(slot).finally(() => this.handoffs.delete(slot));
+      this.handoffs.set(slot, running);
+    }
+    return running;
+  }
+
+  private async doHandOff(slot: Slot): Promise<void> {
+    const realmId = slot.realmId!;
+    const actor = this.d.registry.activeById(realmId);
+    const lease = this.d.leases.valid(realmId);
+    if (!actor || !lease) return;
+    const started = Date.now();
+    slot.leaving = true;
+    // Parked and in-progress long-polls go to the new owner, which will have their queues.
+    for (const call of slot.calls) if (call.movable) call.settle(bounce('realm is moving to another worker'));
+    const deadline = started + this.d.timing.DRAIN_MS;
+    while (Date.now() < deadline && ([...slot.calls].some((c) => !c.movable) || actor.mailboxDepth > 0)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    this.d.registry.remove(realmId);
+    const handedOver = await this.d.queues.handOver(actor, lease.epoch);
+    actor.close();
+    try {
+      await this.d.leases.release(realmId);
+    } catch (err) {
+      // The lease then simply expires; the next owner waits up to LEASE_TTL_MS.
+      this.d.log.warn({ realmId, err: (err as Error).message }, 'lease release failed');
+      this.d.leases.forget(realmId);
+    }
+    if (this.slots.get(slot.subdomain) === slot) this.slots.delete(slot.subdomain);
+    if (this.byId.get(realmId) === slot) this.byId.delete(realmId);
+    this.d.log.info({ realm: slot.subdomain, queues: handedOver, ms: Date.now() - started }, 'realm handed off');
+  }
+
+  /** Leaving the cluster: every realm is handed off (placement no longer includes this worker). */
+  async drain(): Promise<void> {
+    this.draining = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.rebalance();
+    await Promise.all(this.handoffs.values());
+  }
+
+  /** Requests still being answered (all realms). */
+  get inFlight(): number {
+    let n = 0;
+    for (const slot of this.slots.values()) n += slot.calls.size;
+    return n;
+  }
+}

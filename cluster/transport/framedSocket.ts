@@ -1,0 +1,84 @@
+// A TCP socket that carries frames both ways. Writes made in one tick go out together (cork,
+// uncork on the next tick). When the kernel buffer is full (`write` returns false) frames
+// wait in memory until 'drain', and `congested` tells the owner to stop producing: the worker
+// stops reading requests from a front whose responses back up; the front stops sending.
+import type net from 'node:net';
+import { EventEmitter } from 'node:events';
+import { encodeFrame, FrameDecoder, type Frame } from './frames.js';
+
+export class FramedSocket extends EventEmitter {
+  private readonly decoder = new FrameDecoder();
+  private waiting: Buffer[] = [];
+  private corked = false;
+  private blocked = false;
+  closed = false;
+
+  constructor(readonly socket: net.Socket) {
+    super();
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 10_000);
+    socket.on('data', (chunk: Buffer) => {
+      let frames: Frame[];
+      try {
+        frames = this.decoder.push(chunk);
+      } catch (err) {
+        socket.destroy(err as Error);
+        return;
+      }
+      for (const frame of frames) this.emit('frame', frame);
+    });
+    socket.on('drain', () => this.flushWaiting());
+    socket.on('error', (err: Error) => this.emit('socketError', err));
+    socket.on('close', () => {
+      this.closed = true;
+      this.waiting = [];
+      this.emit('close');
+    });
+  }
+
+  /** True while frames wait for the kernel buffer to drain. */
+  get congested(): boolean {
+    return this.blocked;
+  }
+
+  send(frame: Frame): void {
+    if (this.closed || this.socket.destroyed) return;
+    const bytes = encodeFrame(frame);
+    if (this.blocked) {
+      this.waiting.push(bytes);
+      return;
+    }
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    if (!this.socket.write(bytes)) this.block();
+  }
+
+  private block(): void {
+    if (this.blocked) return;
+    this.blocked = true;
+    this.emit('congested');
+  }
+
+  private flushWaiting(): void {
+    this.blocked = false;
+    while (this.waiting.length && !this.blocked) {
+      const bytes = this.waiting.shift()!;
+      if (!this.socket.write(bytes)) this.block();
+    }
+    if (!this.blocked) this.emit('drained');
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}

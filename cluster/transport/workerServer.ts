@@ -1,0 +1,96 @@
+// The worker's end of the transport: accepts connections from fronts and answers their
+// framed requests through the realm gate. When a front stops reading (its responses back
+// up), this side stops reading that front's requests until the socket drains.
+import net from 'node:net';
+import type { Logger } from '../../src/log.js';
+import type { ApiRequest } from '../../src/realm/router.js';
+import type { RealmGate } from '../realmGate.js';
+import { FramedSocket } from './framedSocket.js';
+import type { FrontFrame } from './frames.js';
+
+export class WorkerServer {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<FramedSocket>();
+  private readonly pendingBySocket = new Map<FramedSocket, Map<number, ApiRequest>>();
+
+  constructor(
+    private readonly gate: RealmGate,
+    private readonly selfId: string,
+    private readonly log: Logger,
+  ) {}
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = net.createServer((socket) => this.accept(socket));
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        server.on('error', (err) => this.log.error({ err }, 'transport server error'));
+        this.server = server;
+        resolve((server.address() as net.AddressInfo).port);
+      });
+    });
+  }
+
+  private accept(socket: net.Socket): void {
+    const fs = new FramedSocket(socket);
+    const pending = new Map<number, ApiRequest>();
+    this.sockets.add(fs);
+    this.pendingBySocket.set(fs, pending);
+    fs.on('frame', (frame: FrontFrame) => {
+      switch (frame.kind) {
+        case 'hello':
+          fs.send({ kind: 'hello', worker: this.selfId });
+          return;
+        case 'request':
+          pending.set(frame.id, frame.req);
+          void this.gate.handle(frame.req).then(
+            (outcome) => {
+              pending.delete(frame.id);
+              if (outcome.kind === 'response') fs.send({ kind: 'response', id: frame.id, res: outcome.res });
+              else fs.send({ kind: 'bounce', id: frame.id, reason: outcome.reason });
+            },
+            (err: unknown) => {
+              pending.delete(frame.id);
+              this.log.error({ err, reqId: frame.req.id }, 'request failed in the realm gate');
+              const body = { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' };
+              fs.send({ kind: 'response', id: frame.id, res: { status: 500, body } });
+            },
+          );
+          return;
+        case 'cancel': {
+          const req = pending.get(frame.id);
+          if (req) this.gate.cancel(req);
+          return;
+        }
+        default:
+          this.log.warn({ frame: (frame as { kind: string }).kind }, 'unknown frame from front');
+      }
+    });
+    fs.on('congested', () => socket.pause());
+    fs.on('drained', () => socket.resume());
+    fs.on('socketError', (err: Error) => this.log.debug({ err: err.message }, 'front connection error'));
+    fs.on('close', () => {
+      // The front went away: its parked polls are released (their queues stay).
+      for (const req of pending.values()) this.gate.cancel(req);
+      pending.clear();
+      this.sockets.delete(fs);
+      this.pendingBySocket.delete(fs);
+    });
+  }
+
+  /** Requests received and not yet answered, over all fronts. */
+  get pending(): number {
+    let n = 0;
+    for (const p of this.pendingBySocket.values()) n += p.size;
+    return n;
+  }
+
+  /** Stops accepting fronts; waits (bounded) for answers to go out, then closes the sockets. */
+  async close(graceMs = 5000): Promise<void> {
+    this.server?.close();
+    const deadline = Date.now() + graceMs;
+    while (this.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const fs of this.sockets) fs.close();
+  }
+}

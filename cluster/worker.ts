@@ -1,0 +1,111 @@
+// The worker role of a cluster: the chat service's worker (realm actors, request handler,
+// change feed) plus membership, leases, the event queue copies and the transport server.
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../src/config.js';
+import type { Logger } from '../src/log.js';
+import { connectDatabase } from '../src/db/connect.js';
+import { startWorker } from '../src/worker.js';
+import { Metrics } from '../src/ops/metrics.js';
+import type { ClusterConfig } from './config.js';
+import { connectRedis, redisKeys } from './redis.js';
+import { MemberAnnouncer, MembershipView, type MemberInfo } from './membership.js';
+import { LeaseManager } from './leases.js';
+import { QueueStore } from './queueStore.js';
+import { RealmGate } from './realmGate.js';
+import { WorkerServer } from './transport/workerServer.js';
+import { registerClusterGauges, startMetricsServer } from './metricsServer.js';
+
+export interface ClusterWorker {
+  id: string;
+  port: number;
+  metricsPort: number | null;
+  gate: RealmGate;
+  /** Leaves the cluster on purpose: hands every realm over, then closes everything. */
+  stop(): Promise<void>;
+}
+
+export async function startClusterWorker(config: Config, cc: ClusterConfig, log: Logger): Promise<ClusterWorker> {
+  const id = cc.WORKER_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const wlog = log.child({ worker: id });
+  const redis = connectRedis(cc.redisUrl, cc.REDIS_PREFIX, 'worker', wlog);
+  const subscriber = connectRedis(cc.redisUrl, cc.REDIS_PREFIX, 'worker-sub', wlog);
+  await redis.ping().catch((err: Error) => {
+    throw new Error(`Cannot reach Redis at ${cc.redisUrl}: ${err.message}`);
+  });
+  const db = await connectDatabase({ databaseUrl: cc.databaseUrl, dataDir: config.dataDir, role: 'server' });
+  const keys = redisKeys(cc.REDIS_PREFIX);
+
+  const worker = await startWorker(config, db.sql, wlog);
+  const leases = new LeaseManager(db.sql, id, cc, wlog);
+  const queues = new QueueStore(redis, keys, cc, wlog);
+  const view = new MembershipView(redis, subscriber, keys, cc, wlog);
+  const gate = new RealmGate({
+    selfId: id, registry: worker.registry, inner: worker.handler, leases, view, queues, timing: cc, log: wlog,
+  });
+  // The cluster seams of src/realm (see Services): set before any realm is activated.
+  Object.assign(worker.registry.services, {
+    sqlForRealm: (realmId: number) => leases.sqlFor(realmId),
+    acquireRealm: (realm: Parameters<RealmGate['acquire']>[0]) => gate.acquire(realm),
+    realmActivated: (actor: Parameters<RealmGate['activated']>[0]) => gate.activated(actor),
+  });
+  leases.onLost = (realmId) => gate.lost(realmId);
+
+  const server = new WorkerServer(gate, id, wlog);
+  const port = await server.listen(cc.WORKER_PORT, cc.WORKER_HOST);
+
+  const metrics = new Metrics();
+  registerClusterGauges(metrics, () => gate.heldRealms(), id);
+  metrics.gauge('chat_realm_actors_active', 'Realm actors active in this process', () => worker.registry.activeCount);
+  metrics.gauge('chat_event_queues', 'Event queues held in this process', () => {
+    let n = 0;
+    for (const a of worker.registry.actors()) n += a.events.queueCount;
+    return n;
+  });
+  let leaving = false;
+  const health = () => ({
+    ok: !leaving, status: leaving ? 'leaving' : 'ok', role: 'worker', id,
+    realms: gate.heldRealms().map((r) => r.subdomain), workers: view.live().map((m) => m.id),
+  });
+  const metricsServer =
+    cc.WORKER_METRICS_PORT === undefined ? null : await startMetricsServer(cc.WORKER_METRICS_PORT, cc.WORKER_HOST, metrics, health, wlog);
+
+  const info: MemberInfo = {
+    id, host: cc.advertiseHost, port, metricsPort: metricsServer?.port, pid: process.pid,
+    hostname: os.hostname(), startedAt: new Date().toISOString(),
+  };
+  await view.start();
+  const announcer = new MemberAnnouncer(redis, keys, info, cc, wlog);
+  await announcer.join();
+  await view.refresh();
+  leases.start();
+  queues.start();
+  gate.start();
+  view.on('change', () => void gate.rebalance());
+  wlog.info({ port, advertise: `${cc.advertiseHost}:${port}`, metricsPort: metricsServer?.port }, 'worker joined the cluster');
+
+  return {
+    id,
+    port,
+    metricsPort: metricsServer?.port ?? null,
+    gate,
+    async stop() {
+      if (leaving) return;
+      leaving = true;
+      const started = Date.now();
+      // Placement drops this worker everywhere at once; then its realms move with their queues.
+      await announcer.leave().catch((err: unknown) => wlog.warn({ err: (err as Error).message }, 'could not announce leaving'));
+      view.exclude(id);
+      await gate.drain();
+      await server.close();
+      queues.stop();
+      leases.stop();
+      await view.close();
+      worker.stop();
+      metricsServer?.close();
+      await Promise.all([redis.quit(), subscriber.quit()]).catch((err: unknown) => wlog.debug({ err }, 'redis quit failed'));
+      await db.close();
+      wlog.info({ ms: Date.now() - started }, 'worker left the cluster');
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// DELETE /messages/{message_id}. Allowed to members of the organization's or the channel's
+// can_delete_any_message_group, and to the sender (or a bot's owner) through
+// can_delete_own_message_group within the realm's delete time limit.
+import { badRequest } from '../../http/errors.js';
+import type { RealmActor } from '../../realm/actor.js';
+import type { User } from '../../realm/types.js';
+import type { MessageRecord } from '../../realm/messageState.js';
+import type { ChatEvent } from '../../events/queue.js';
+import { topicForQueue, wantsBulkDeletion } from '../../events/shape.js';
+import { hasMessagePermission } from '../../permissions/messageAccess.js';
+import { deleteMessages } from '../../db/messages.js';
+import { readersOf } from './audience.js';
+import { limitSeconds, messageToModify, pastLimit, refreshTopic } from './modify.js';
+
+function checkCanDelete(actor: RealmActor, user: User, m: MessageRecord): void {
+  const stream = m.streamId !== null ? (actor.state.streams.get(m.streamId) ?? null) : null;
+  if (hasMessagePermission(actor.state, user, stream, 'can_delete_any_message_group', 'can_delete_any_message_group')) return;
+  const sender = actor.user(m.senderId);
+  const own = m.senderId === user.id || (sender?.isBot === true && sender.botOwnerId === user.id);
+  const denied = () => badRequest("You don't have permission to delete this message");
+  if (!own) throw denied();
+  if (!hasMessagePermission(actor.state, user, stream, 'can_delete_own_message_group', 'can_delete_own_message_group')) throw denied();
+  if (pastLimit(m, limitSeconds(actor, 'message_content_delete_limit_seconds'))) {
+    throw badRequest('The time limit for deleting this message has passed');
+  }
+}
+
+/** The delete_message event(s) for one queue: one listing the ids, or one per message. */
+export function deleteEvents(messages: MessageRecord[]): (queue: import('../../events/queue.js').EventQueue) => ChatEvent[] {
+  return (queue) => {
+    const first = messages[0]!;
+    const where: Record<string, unknown> =
+      first.streamId === null ? { message_type: 'private' } : { message_type: 'stream', stream_id: first.streamId, topic: topicForQueue(queue, first.topic) };
+    if (wantsBulkDeletion(queue)) return [{ type: 'delete_message', message_ids: messages.map((m) => m.id), ...where }];
+    return messages.map((m) => ({ type: 'delete_message', message_id: m.id, ...where }));
+  };
+}
+
+/** Publishes delete events for messages (all of one conversation and topic) to some users. */
+export function publishDeletion(actor: RealmActor, messages: MessageRecord[], userIds: Iterable<number>): void {
+  if (messages.length === 0) return;
+  const events = deleteEvents(messages);
+  const ids = [...userIds];
+  // One publish per event of the largest fan-out: a queue wanting one event per message
+  // gets them in order.
+  const perQueue = new Map<string, ChatEvent[]>();
+  for (let i = 0; i < messages.length; i++) {
+    actor.events.publish((queue) => {
+      let list = perQueue.get(queue.id);
+      if (!list) perQueue.set(queue.id, (list = events(queue)));
+      return list[i] ?? null;
+    }, ids);
+  }
+}
+
+export function deleteMessage(actor: RealmActor, user: User, messageId: number): Promise<void> {
+  return actor.exclusive(async () => {
+    const { message } = await messageToModify(actor, user, messageId);
+    checkCanDelete(actor, user, message);
+    const readers = (await readersOf(actor, [message])).get(message.id) ?? new Map<number, number>();
+    await deleteMessages(actor.sql, [message.id]);
+    if (message.streamId !== null) await refreshTopic(actor, message.streamId, message.topic);
+    publishDeletion(actor, [message], readers.keys());
+  });
+}

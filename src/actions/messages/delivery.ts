@@ -1,0 +1,61 @@
+// The `message` event: one per receiving queue, shaped for the queue's client (Markdown or
+// HTML, gravatar, empty topic name), with that user's flags. The message object is built once
+// per distinct shape, not once per recipient.
+import type { RealmActor } from '../../realm/actor.js';
+import type { MessageRecord } from '../../realm/messageState.js';
+import { Role } from '../../realm/types.js';
+import type { EventQueue } from '../../events/queue.js';
+import { hasCapability } from '../../events/shape.js';
+import { formatMessage } from '../../realm/messageView.js';
+import { canSeeRealEmail } from '../../permissions/email.js';
+import { flagNames } from '../../db/flags.js';
+
+export interface Delivery {
+  message: MessageRecord;
+  /** Receiving user id → their flag bits. */
+  recipients: Map<number, number>;
+  /** The sender's queue for local echo and the client's id for the message. */
+  senderQueueId?: string;
+  localId?: string;
+  /** Queues registered with all_public_streams also get messages of public channels. */
+  publicChannel: boolean;
+}
+
+export function publishMessage(actor: RealmActor, d: Delivery): void {
+  const { state } = actor;
+  const m = d.message;
+  const sender = actor.user(m.senderId);
+  const shapes = new Map<string, Record<string, unknown>>();
+  const shapeFor = (queue: EventQueue) => {
+    const viewer = actor.user(queue.userId) ?? null;
+    const gravatarHidden = queue.opts.clientGravatar && !!sender && canSeeRealEmail(viewer, sender);
+    const emptyTopic = hasCapability(queue, 'empty_topic_name');
+    const key = `${queue.opts.applyMarkdown}|${gravatarHidden}|${emptyTopic}`;
+    let shaped = shapes.get(key);
+    if (!shaped) {
+      shaped = formatMessage(actor, viewer, m, [], {
+        applyMarkdown: queue.opts.applyMarkdown,
+        clientGravatar: queue.opts.clientGravatar,
+        allowEmptyTopicName: emptyTopic,
+      });
+      shapes.set(key, shaped);
+    }
+    return shaped;
+  };
+  // The sender first: with thousands of recipients, the sender sees their message soonest.
+  const audience = [m.senderId, ...d.recipients.keys()];
+  if (d.publicChannel) {
+    for (const queue of actor.events.allQueues()) {
+      const u = state.users.get(queue.userId);
+      // Never guests: they see only channels they are subscribed to (CVE-2021-30479).
+      if (queue.opts.allPublicStreams && u?.isActive && u.role !== Role.GUEST) audience.push(queue.userId);
+    }
+  }
+  actor.events.publish((queue) => {
+    const bits = d.recipients.get(queue.userId);
+    if (bits === undefined && !(d.publicChannel && queue.opts.allPublicStreams)) return null;
+    const event: Record<string, unknown> = { type: 'message', message: shapeFor(queue), flags: bits === undefined ? [] : flagNames(bits) };
+    if (d.localId !== undefined && queue.id === d.senderQueueId && queue.userId === m.senderId) event.local_message_id = d.localId;
+    return event as { type: string };
+  }, audience);
+}

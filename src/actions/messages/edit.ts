@@ -1,0 +1,170 @@
+// PATCH /messages/{message_id}: content edits (the sender, within the realm's edit limit) and
+// moves (see move.ts), announced by one update_message event to the users who can read the
+// message, each with their own flags.
+import { createHash } from 'node:crypto';
+import { ApiError, badRequest } from '../../http/errors.js';
+import type { RealmActor } from '../../realm/actor.js';
+import type { User } from '../../realm/types.js';
+import type { MessageRecord } from '../../realm/messageState.js';
+import type { EventQueue } from '../../events/queue.js';
+import { topicForQueue } from '../../events/shape.js';
+import { topicLinks } from '../../render/linkifiers.js';
+import { renderContent } from '../render.js';
+import { Flag, flagNames, writeFlagRows } from '../../db/flags.js';
+import { ensureConversation, updateMessageContent } from '../../db/messages.js';
+import { usersInGroupSetting } from '../../permissions/groups.js';
+import { normalizeContent } from './input.js';
+import { findAlertWords } from '../../render/scan.js';
+import { readersOf } from './audience.js';
+import { limitSeconds, messageToModify, pastLimit, realmProperty } from './modify.js';
+import { applyMove, planMove, type PropagateMode } from './move.js';
+import { publishDeletion } from './delete.js';
+
+export interface EditInput {
+  messageId: number;
+  content?: string;
+  topic?: string;
+  streamId?: number;
+  propagateMode: PropagateMode;
+  notifyOldThread: boolean;
+  notifyNewThread: boolean;
+  prevContentSha256?: string;
+}
+
+interface ContentEdit {
+  content: string;
+  html: string;
+  isMeMessage: boolean;
+  links: string[];
+  mentioned: Set<number>;
+  streamWildcard: boolean;
+}
+
+async function prepareContentEdit(actor: RealmActor, user: User, m: MessageRecord, input: EditInput): Promise<ContentEdit> {
+  if (realmProperty(actor, 'allow_message_editing') === false) throw badRequest('Your organization has turned off message editing');
+  if (m.senderId !== user.id) throw badRequest("You don't have permission to edit this message");
+  if (pastLimit(m, limitSeconds(actor, 'message_content_edit_limit_seconds'))) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+  if (input.prevContentSha256 !== undefined && createHash('sha256').update(m.content).digest('hex') !== input.prevContentSha256) {
+    throw new ApiError('EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.", 400);
+  }
+  // Zulip keeps an emptied message as "(deleted)".
+  const content = input.content!.trim() === '' ? '(deleted)' : normalizeContent(input.content!);
+  const rendered = await renderContent(actor, content, { senderId: user.id });
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const gid of rendered.mentionedGroupIds) for (const u of usersInGroupSetting(actor.state, gid)) mentioned.add(u.id);
+  return {
+    content,
+    html: rendered.html,
+    isMeMessage: rendered.isMeMessage,
+    links: rendered.links,
+    mentioned,
+    streamWildcard: m.streamId !== null && rendered.wildcards.stream,
+  };
+}
+
+/** Writes a content edit and updates the mention and alert-word flags of those who received it. */
+async function applyContentEdit(actor: RealmActor, user: User, m: MessageRecord, e: ContentEdit, now: Date): Promise<void> {
+  const entry = {
+    user_id: user.id,
+    timestamp: Math.floor(now.getTime() / 1000),
+    prev_content: m.content,
+    prev_rendered_content: m.renderedContent,
+    prev_rendered_content_version: 1,
+  };
+  const readers = (await readersOf(actor, [m])).get(m.id) ?? new Map<number, number>();
+  const changed: Array<{ userId: number; messageId: number; flags: number }> = [];
+  for (const [userId, seen] of readers) {
+    if (seen & Flag.HISTORICAL) continue;
+    const row = seen & ~Flag.STREAM_WILDCARD_MENTIONED;
+    let next = row & ~(Flag.MENTIONED | Flag.HAS_ALERT_WORD);
+    if (e.mentioned.has(userId)) next |= Flag.MENTIONED;
+    const words = actor.state.alertWords.get(userId);
+    if (userId !== m.senderId && words && findAlertWords(e.content, words).length > 0) next |= Flag.HAS_ALERT_WORD;
+    if (next !== row) changed.push({ userId, messageId: m.id, flags: next });
+  }
+  await actor.sql.begin(async (tx) => {
+    await updateMessageContent(tx, m.id, {
+      content: e.content,
+      renderedContent: e.html,
+      isMeMessage: e.isMeMessage,
+      hasLink: e.links.length > 0,
+      hasImage: /<img |class="message_inline_image/.test(e.html),
+      hasAttachment: e.links.some((l) => l.includes('/user_uploads/')),
+      mentionsStreamWildcard: e.streamWildcard,
+      lastEditTime: now,
+      editHistory: [entry, ...(m.editHistory ?? [])],
+    });
+    await writeFlagRows(tx, changed);
+  });
+}
+
+export function editMessage(actor: RealmActor, user: User, input: EditInput): Promise<Record<string, unknown>> {
+  if (input.content === undefined && input.topic === undefined && input.streamId === undefined) {
+    if (input.propagateMode !== 'change_one') throw badRequest('Invalid propagate_mode without topic edit');
+    throw badRequest('Nothing to change');
+  }
+  return actor.exclusive(async () => {
+    const { state } = actor;
+    const { reader, message: m } = await messageToModify(actor, user, input.messageId);
+    const contentEdit = input.content !== undefined ? await prepareContentEdit(actor, user, m, input) : null;
+    const plan = await planMove(actor, user, reader, m, input, contentEdit !== null);
+    if (!contentEdit && !plan) {
+      if (input.propagateMode !== 'change_one') throw badRequest('Invalid propagate_mode without topic edit');
+      throw badRequest('Nothing to change');
+    }
+    const now = new Date();
+    if (contentEdit) await applyContentEdit(actor, user, m, contentEdit, now);
+    let ids = [m.id];
+    let readers: Map<number, number>;
+    let lost = new Set<number>();
+    if (plan) {
+      const conversation =
+        state.messaging.streamConversation(plan.to.id)?.id ?? (await ensureConversation(actor.sql, actor.realm.id, { streamId: plan.to.id }));
+      if (!state.messaging.streamConversation(plan.to.id)) state.messaging.putConversation({ id: conversation, streamId: plan.to.id, userIds: null });
+      const outcome = await applyMove(actor, user, plan, now, conversation);
+      ids = outcome.moved.map((x) => x.id).sort((a, b) => a - b);
+      readers = outcome.readers.get(m.id) ?? new Map();
+      lost = outcome.lostAccess;
+      publishDeletion(actor, plan.messages, lost);
+    } else {
+      readers = (await readersOf(actor, [m])).get(m.id) ?? new Map();
+    }
+
+    const base: Record<string, unknown> = {
+      type: 'update_message',
+      user_id: user.id,
+      edit_timestamp: Math.floor(now.getTime() / 1000),
+      message_id: m.id,
+      message_ids: ids,
+      rendering_only: false,
+    };
+    if (m.streamId !== null) base.stream_id = m.streamId;
+    if (contentEdit) {
+      Object.assign(base, {
+        orig_content: m.content,
+        orig_rendered_content: m.renderedContent,
+        content: contentEdit.content,
+        rendered_content: contentEdit.html,
+        is_me_message: contentEdit.isMeMessage,
+        prev_rendered_content_version: 1,
+      });
+    }
+    if (plan) base.propagate_mode = input.propagateMode;
+    if (plan?.streamChanged) base.new_stream_id = plan.to.id;
+    actor.events.publish((queue: EventQueue) => {
+      const event: Record<string, unknown> = { ...base, flags: flagNames(readers.get(queue.userId) ?? 0) };
+      if (plan) {
+        event.orig_subject = topicForQueue(queue, plan.fromTopic);
+        if (plan.topicChanged) {
+          const shown = topicForQueue(queue, plan.toTopic);
+          event.subject = shown;
+          event.topic_links = topicLinks(shown, []);
+        }
+      }
+      return event as { type: string };
+    }, readers.keys());
+    return { detached_uploads: [] };
+  });
+}

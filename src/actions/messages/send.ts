@@ -1,0 +1,273 @@
+// POST /messages. Checks run in the actor's mailbox; the checked send then joins the send
+// queue (group commit) and the request is answered once its batch committed.
+//
+// Rows written by a plain channel send: the message and the sender's flags row, whatever the
+// channel's size. Recipients are the channel's subscribers at that moment (they get the event;
+// the subscription log says later that they received it). Mentions, alert words and topic
+// wildcards add one flags row per user concerned.
+import { ApiError, badRequest } from '../../http/errors.js';
+import type { RealmActor } from '../../realm/actor.js';
+import type { Stream, User } from '../../realm/types.js';
+import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../realm/messageState.js';
+import { renderContent, type RenderedContent } from '../render.js';
+import { Flag } from '../../db/flags.js';
+import { ensureConversation, reserveMessageIds, topicHasMessageIn, topicParticipantIds, type FlagRow } from '../../db/messages.js';
+import { hasRealmPermission } from '../../permissions/realmSettings.js';
+import { usersInGroupSetting, userInGroupSetting, type GroupSettingValue } from '../../permissions/groups.js';
+import {
+  checkCanAccessRecipients,
+  checkCanSendDirect,
+  checkCanSendToChannel,
+  hasFullHistoryAccess,
+  OPEN_END,
+} from '../../permissions/messageAccess.js';
+import { historyRanges } from '../subscriptionHistory.js';
+import { sendQueueOf, type PreparedSend } from '../sendQueue.js';
+import { normalizeContent, normalizeTopic, parseChannelTarget, parseDirectTargets } from './input.js';
+import { checkTopicAllowed, findChannel, resolveDirectRecipients } from './recipients.js';
+import { followsWhereMentioned, policyForSend, userTopicEvent } from './topicPolicy.js';
+import { publishMessage } from './delivery.js';
+import { findAlertWords } from '../../render/scan.js';
+
+/** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+const ID_RESERVATION = 64;
+
+export interface SendInput {
+  type: 'stream' | 'private';
+  to: string;
+  topic: string | undefined;
+  content: string;
+  queueId?: string;
+  localId?: string;
+  readBySender: boolean;
+  client: string;
+  idempotencyKey?: string;
+}
+
+export interface SendResult {
+  id: number;
+  automatic_new_visibility_policy?: number;
+}
+
+/** A message id for the next send; ids are drawn from the sequence in blocks. */
+async function takeMessageId(actor: RealmActor): Promise<number> {
+  const m = actor.state.messaging;
+  if (m.reservedIds.length === 0) m.reservedIds = await reserveMessageIds(actor.sql, ID_RESERVATION);
+  // A block drawn before another process wrote to this realm could be lower; skip it.
+  while (m.reservedIds.length > 0 && m.reservedIds[0]! <= actor.state.maxMessageId) m.reservedIds.shift();
+  if (m.reservedIds.length === 0) return takeMessageId(actor);
+  return m.reservedIds.shift()!;
+}
+
+async function conversationId(actor: RealmActor, target: { streamId: number } | { userIds: number[] }): Promise<number> {
+  const m = actor.state.messaging;
+  const known = 'streamId' in target ? m.streamConversation(target.streamId) : m.directConversation(target.userIds);
+  if (known) return known.id;
+  const id = await ensureConversation(actor.sql, actor.realm.id, target);
+  m.putConversation({ id, streamId: 'streamId' in target ? target.streamId : null, userIds: 'userIds' in target ? target.userIds : null });
+  return id;
+}
+
+function checkGroupMentions(actor: RealmActor, sender: User, groupIds: number[]): void {
+  for (const id of groupIds) {
+    const group = actor.state.groups.get(id);
+    const setting = group?.settings.can_mention_group as GroupSettingValue | undefined;
+    if (group && setting !== undefined && !userInGroupSetting(actor.state, sender, setting)) {
+      throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
+    }
+  }
+}
+
+/** Whether the sender saw no earlier message of the topic (the send starts it for them). */
+async function startsTopic(actor: RealmActor, sender: User, stream: Stream, topic: string): Promise<boolean> {
+  if (!actor.state.messaging.topic(stream.id, topic)) return true;
+  if (hasFullHistoryAccess(actor.state, sender, stream)) return false;
+  const ranges = (await historyRanges(actor, sender.id, stream.id)).map((r): [number, number] => [r.from, r.to ?? OPEN_END]);
+  return !(await topicHasMessageIn(actor.sql, stream.id, topic, ranges));
+}
+
+interface Addressee {
+  stream: Stream | null;
+  topic: string;
+  /** Active users who receive the message (subscribers, or the participants). */
+  recipientIds: number[];
+  conversation: { streamId: number } | { userIds: number[] };
+}
+
+function resolveAddressee(actor: RealmActor, sender: User, input: SendInput): Addressee {
+  const { state } = actor;
+  if (input.type === 'stream') {
+    const stream = findChannel(actor, parseChannelTarget(input.to));
+    if (input.topic === undefined) throw badRequest('Missing topic');
+    const topic = normalizeTopic(input.topic);
+    checkCanSendToChannel(state, sender, stream);
+    checkTopicAllowed(actor, sender, stream, topic);
+    const recipientIds = state.subscriberIds(stream.id).filter((id) => state.users.get(id)?.isActive);
+    return { stream, topic, recipientIds, conversation: { streamId: stream.id } };
+  }
+  const users = resolveDirectRecipients(actor, sender, parseDirectTargets(input.to));
+  const userIds = [...new Set([sender.id, ...users.map((u) => u.id)])].sort((a, b) => a - b);
+  checkCanAccessRecipients(state, sender, users);
+  checkCanSendDirect(state, sender, users, state.messaging.directConversation(userIds) !== undefined);
+  return { stream: null, topic: '', recipientIds: userIds, conversation: { userIds } };
+}
+
+async function checkWildcards(actor: RealmActor, sender: User, a: Addressee, rendered: RenderedContent): Promise<number[]> {
+  if (!a.stream) return [];
+  const mayMentionMany = () => hasRealmPermission(actor.state, sender, 'can_mention_many_users_group');
+  if (rendered.wildcards.stream && a.recipientIds.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+    throw new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.', 400);
+  }
+  if (!rendered.wildcards.topic) return [];
+  const participants = [...new Set([...(await topicParticipantIds(actor.sql, a.stream.id, a.topic)), sender.id])];
+  if (participants.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+    throw new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.', 400);
+  }
+  return participants;
+}
+
+/** Flag bits of every receiving user (the sender included). */
+function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: string, rendered: RenderedContent, topicParticipants: number[], readBySender: boolean): Map<number, number> {
+  const { state } = actor;
+  const bits = new Map<number, number>([[sender.id, 0]]);
+  for (const id of a.recipientIds) bits.set(id, 0);
+  const add = (id: number, bit: number) => {
+    const cur = bits.get(id);
+    if (cur !== undefined) bits.set(id, cur | bit);
+  };
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const gid of rendered.mentionedGroupIds) for (const u of usersInGroupSetting(state, gid)) mentioned.add(u.id);
+  for (const id of mentioned) add(id, Flag.MENTIONED);
+  for (const id of topicParticipants) add(id, Flag.TOPIC_WILDCARD_MENTIONED);
+  for (const [userId, words] of state.alertWords) {
+    if (userId !== sender.id && bits.has(userId) && findAlertWords(content, words).length > 0) add(userId, Flag.HAS_ALERT_WORD);
+  }
+  if (readBySender) add(sender.id, Flag.READ);
+  return bits;
+}
+
+/** Topic policies the send sets: the sender's automatic one and followed-where-mentioned. */
+async function topicPolicies(actor: RealmActor, sender: User, a: Addressee, rendered: RenderedContent, now: number): Promise<UserTopic[]> {
+  const { state } = actor;
+  const stream = a.stream;
+  if (!stream) return [];
+  const out: UserTopic[] = [];
+  const current = (userId: number) => state.messaging.userTopic(userId, stream.id, a.topic)?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
+  if (!sender.isBot) {
+    const cur = current(sender.id);
+    const initiated = cur === VisibilityPolicy.INHERIT && (await startsTopic(actor, sender, stream, a.topic));
+    const muted = state.subscription(sender.id, stream.id)?.isMuted === true;
+    const policy = policyForSend(sender, muted, cur, initiated);
+    if (policy !== null) out.push({ userId: sender.id, streamId: stream.id, topicName: a.topic, visibilityPolicy: policy, lastUpdated: now });
+  }
+  const receiving = new Set(a.recipientIds);
+  for (const id of new Set(rendered.mentionedUserIds)) {
+    const u = state.users.get(id);
+    if (!u || u.isBot || !receiving.has(id) || !followsWhereMentioned(u) || out.some((t) => t.userId === id)) continue;
+    const cur = current(id);
+    if (cur === VisibilityPolicy.MUTED || cur === VisibilityPolicy.FOLLOWED) continue;
+    out.push({ userId: id, streamId: stream.id, topicName: a.topic, visibilityPolicy: VisibilityPolicy.FOLLOWED, lastUpdated: now });
+  }
+  return out;
+}
+
+/** Runs in the mailbox: checks, assigns the id, updates memory, and prepares the rows and events. */
+async function prepareSend(actor: RealmActor, sender: User, input: SendInput, content: string, rendered: RenderedContent) {
+  const { state } = actor;
+  const a = resolveAddressee(actor, sender, input);
+  const topicParticipants = await checkWildcards(actor, sender, a, rendered);
+  checkGroupMentions(actor, sender, rendered.mentionedGroupIds);
+  const recipientId = await conversationId(actor, a.conversation);
+  const now = new Date();
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const policies = await topicPolicies(actor, sender, a, rendered, nowSeconds);
+  const id = await takeMessageId(actor);
+  const stream = a.stream;
+  const message: MessageRecord = {
+    id,
+    realmId: actor.realm.id,
+    senderId: sender.id,
+    recipientId,
+    streamId: stream?.id ?? null,
+    topic: a.topic,
+    content,
+    renderedContent: rendered.html,
+    dateSent: now,
+    lastEditTime: null,
+    lastMovedTime: null,
+    editHistory: null,
+    isMeMessage: rendered.isMeMessage,
+    hasLink: rendered.links.length > 0,
+    hasImage: /<img |class="message_inline_image/.test(rendered.html),
+    hasAttachment: rendered.links.some((l) => l.includes('/user_uploads/')),
+    client: input.client,
+    recipientsListed: false,
+    mentionsStreamWildcard: !!stream && rendered.wildcards.stream,
+  };
+  const bits = recipientFlags(actor, sender, a, content, rendered, topicParticipants, input.readBySender);
+  const flagRows: FlagRow[] = [];
+  for (const [userId, b] of bits) if (b !== 0 || userId === sender.id) flagRows.push({ userId, messageId: id, flags: b });
+  if (message.mentionsStreamWildcard) for (const [userId, b] of bits) bits.set(userId, b | Flag.STREAM_WILDCARD_MENTIONED);
+
+  // Memory changes now, so that the next send (checked before this one commits) sees them.
+  const undo: Array<() => void> = [];
+  state.maxMessageId = Math.max(state.maxMessageId, id);
+  for (const t of policies) {
+    const before = state.messaging.userTopic(t.userId, t.streamId, t.topicName);
+    state.messaging.putUserTopic(t);
+    undo.push(() => state.messaging.putUserTopic(before ?? { ...t, visibilityPolicy: VisibilityPolicy.INHERIT }));
+  }
+  let firstInStreamId: number | null = null;
+  if (stream) {
+    const beforeTopic = state.messaging.topic(stream.id, a.topic);
+    state.messaging.noteTopicMessage(stream.id, a.topic, id);
+    undo.push(() => {
+      if (state.messaging.topic(stream.id, a.topic)?.maxId === id) state.messaging.setTopic(stream.id, a.topic, beforeTopic ?? null);
+    });
+    if (stream.firstMessageId === null) {
+      stream.firstMessageId = id;
+      firstInStreamId = stream.id;
+      undo.push(() => {
+        if (stream.firstMessageId === id) stream.firstMessageId = null;
+      });
+    }
+  }
+
+  const send: PreparedSend = {
+    message: { ...message, idempotencyKey: input.idempotencyKey ?? null },
+    flags: flagRows,
+    userTopics: policies.map((t) => ({ ...t, lastUpdated: new Date(t.lastUpdated * 1000) })),
+    firstInStreamId,
+    afterCommit() {
+      for (const t of policies) actor.events.publish(userTopicEvent(t), [t.userId]);
+      state.messaging.publishedUpTo = Math.max(state.messaging.publishedUpTo, id);
+      publishMessage(actor, {
+        message,
+        recipients: bits,
+        senderQueueId: input.queueId,
+        localId: input.localId,
+        publicChannel: !!stream && !stream.inviteOnly,
+      });
+    },
+    undo() {
+      for (const u of undo.reverse()) u();
+    },
+  };
+  const own = policies.find((t) => t.userId === sender.id);
+  const result: SendResult = own ? { id, automatic_new_visibility_policy: own.visibilityPolicy } : { id };
+  return { send, result };
+}
+
+/** Sends a message: checks, then waits for its batch to commit. */
+export async function sendMessageNow(actor: RealmActor, sender: User, input: SendInput): Promise<SendResult> {
+  const content = normalizeContent(input.content);
+  const rendered = await renderContent(actor, content, { senderId: sender.id });
+  const { commit, result } = await actor.exclusive(async () => {
+    const prepared = await prepareSend(actor, sender, input, content, rendered);
+    // Not awaited here: the mailbox moves on while the batch commits.
+    return { commit: sendQueueOf(actor).submit(prepared.send), result: prepared.result };
+  });
+  await commit;
+  return result;
+}

@@ -1,0 +1,73 @@
+// Reusable invitation links, and signing up with one.
+import { z } from 'zod';
+import { endpoint } from './endpoint.js';
+import { p } from '../http/params.js';
+import {
+  createMultiuseInvite,
+  DEFAULT_INVITE_VALIDITY_MINUTES,
+  listInvites,
+  registerWithInvite,
+  revokeMultiuseInvite,
+} from '../actions/invites.js';
+import { Role } from '../realm/types.js';
+
+export const inviteEndpoints = [
+  endpoint({
+    method: 'POST',
+    path: '/invites/multiuse',
+    auth: 'user',
+    params: {
+      invite_expires_in_minutes: p.json(z.union([z.number().int(), z.null()])).default(DEFAULT_INVITE_VALIDITY_MINUTES),
+      invite_as: p.int().default(Role.MEMBER),
+      stream_ids: p.intList().default([]),
+      group_ids: p.intList().default([]),
+      include_realm_default_subscriptions: p.bool().default(false),
+      welcome_message_custom_text: p.jsonOrString(z.union([z.string(), z.null()])).default(null),
+    },
+    async handler({ actor, user, args }) {
+      const link = await createMultiuseInvite(actor, user, {
+        expiresInMinutes: args.invite_expires_in_minutes,
+        invitedAs: args.invite_as,
+        streamIds: args.stream_ids,
+        groupIds: args.group_ids,
+        includeRealmDefaultSubscriptions: args.include_realm_default_subscriptions,
+        welcomeMessageCustomText: args.welcome_message_custom_text,
+      });
+      return { invite_link: link };
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/invites',
+    auth: 'user',
+    params: {},
+    async handler({ actor, user }) {
+      return { invites: listInvites(actor, user) };
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/invites/multiuse/{invite_id}',
+    auth: 'user',
+    params: { invite_id: p.int() },
+    async handler({ actor, user, args }) {
+      await revokeMultiuseInvite(actor, user, args.invite_id);
+      return {};
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/register_with_invite',
+    auth: 'none',
+    params: { key: p.string(), email: p.string(), password: p.string(), full_name: p.string() },
+    async handler({ actor, args }) {
+      const user = await registerWithInvite(actor, {
+        key: args.key.trim(),
+        email: args.email,
+        password: args.password,
+        fullName: args.full_name,
+      });
+      return { user_id: user.id, api_key: user.apiKey, email: user.deliveryEmail };
+    },
+  }),
+];

@@ -1,0 +1,45 @@
+// PATCH /settings: the caller's own account settings (name, password, time zone and every
+// personal display, notification and privacy setting).
+import { z } from 'zod';
+import { endpoint } from './endpoint.js';
+import { p, type ParamSpec } from '../http/params.js';
+import { updateOwnSettings } from '../actions/settings.js';
+import { USER_SETTINGS } from '../events/userSettings.js';
+
+function settingParam(kind: 'bool' | 'int' | 'string'): z.ZodType {
+  if (kind === 'bool') return p.bool().optional();
+  if (kind === 'int') return p.int().optional();
+  return p.jsonOrString(z.string()).optional();
+}
+
+const settingParams: ParamSpec = Object.fromEntries(
+  Object.entries(USER_SETTINGS).map(([name, entry]) => [name, settingParam(entry.spec.kind)]),
+);
+
+export const settingsEndpoints = [
+  endpoint({
+    method: 'PATCH',
+    path: '/settings',
+    auth: 'user',
+    params: {
+      full_name: p.string().optional(),
+      old_password: p.string().optional(),
+      new_password: p.string().optional(),
+      timezone: p.string().optional(),
+      ...settingParams,
+    },
+    async handler({ actor, user, args }) {
+      const { full_name, old_password, new_password, timezone, ...rest } = args as Record<string, unknown>;
+      const settings: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(rest)) if (value !== undefined) settings[name] = value;
+      await updateOwnSettings(actor, user, {
+        fullName: full_name as string | undefined,
+        oldPassword: old_password as string | undefined,
+        newPassword: new_password as string | undefined,
+        timezone: timezone as string | undefined,
+        settings,
+      });
+      return {};
+    },
+  }),
+];

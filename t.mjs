@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import postgres from 'postgres';
+const db = await PGlite.create('/tmp/pgl-test');
+const server = new PGLiteSocketServer({ db, port: 5499, host: '127.0.0.1' });
+await server.start();
+const sql = postgres({ host: '127.0.0.1', port: 5499, user: 'postgres', database: 'postgres', max: 4 });
+await sql`create table if not exists t (id serial primary key, x text)`;
+const t0 = Date.now();
+for (let i = 0; i < 200; i++) await sql`insert into t (x) values (${'a'+i})`;
+console.log('200 inserts ms', Date.now() - t0);
+const r = await Promise.all([sql`select count(*) from t`, sql`select 1 as one`]);
+console.log(r[0][0], r[1][0]);
+await sql.begin(async (tx) => { await tx`insert into t (x) values ('tx')`; });
+console.log('tx ok');
+await sql.end(); await server.stop(); await db.close();

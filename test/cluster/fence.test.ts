@@ -1,0 +1,159 @@
+// Two workers contend for one realm: the lease's epoch, checked inside every write
+// transaction, keeps the one that lost the realm from committing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../helpers/globalSetup.js';
+import { connectDatabase, type Database } from '../../src/db/connect.js';
+import { insertRealm } from '../../src/db/realms.js';
+import { log } from '../../src/log.js';
+import { LeaseManager } from '../../cluster/leases.js';
+
+let db: Database;
+let drop: () => Promise<void>;
+const quiet = log.child({});
+quiet.level = 'silent';
+const TTL = { LEASE_TTL_MS: 400, LEASE_RENEW_MS: 100 };
+
+beforeAll(async () => {
+  const created = await createDatabase('chat_fence');
+  drop = created.drop;
+  db = await connectDatabase({ databaseUrl: created.url, dataDir: '/nonexistent', role: 'server' });
+});
+
+afterAll(async () => {
+  await db?.close();
+  await drop?.();
+});
+
+async function newRealm(name: string) {
+  return insertRealm(db.sql, { stringId: name, name });
+}
+
+const description = async (id: number) => (await db.sql<{ description: string }[]>`SELECT description FROM realms WHERE id = ${id}`)[0]!.description;
+
+describe('realm leases with a fencing epoch', () => {
+  it('lets only the holder write, and refuses the stale holder after a takeover', async () => {
+    const realm = await newRealm('fence1');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const w2 = new LeaseManager(db.sql, 'worker-2', TTL, quiet);
+    const lease1 = await w1.tryAcquire(realm.id);
+    expect(lease1?.epoch).toBe(1);
+    expect(await w2.tryAcquire(realm.id)).toBeNull();
+
+    const sql1 = w1.sqlFor(realm.id);
+    await sql1`UPDATE realms SET description = 'by worker 1' WHERE id = ${realm.id}`;
+    expect(await description(realm.id)).toBe('by worker 1');
+
+    // Worker 1 is paused past its lease but still believes it holds the realm.
+    lease1!.validUntil = Number.POSITIVE_INFINITY;
+    await new Promise((r) => setTimeout(r, TTL.LEASE_TTL_MS + 100));
+    const lease2 = await w2.tryAcquire(realm.id);
+    expect(lease2?.epoch).toBe(2);
+    const sql2 = w2.sqlFor(realm.id);
+
+    // The stale holder's transaction fails its fence check and commits nothing.
+    const stale = sql1.begin(async (tx) => {
+      await tx`UPDATE realms SET description = 'stale write' WHERE id = ${realm.id}`;
+    });
+    await expect(stale).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
+    await expect(sql1`UPDATE realms SET description = 'stale too' WHERE id = ${realm.id}`).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
+    expect(await description(realm.id)).toBe('by worker 1');
+    // It also noticed: the lease is gone locally.
+    expect(w1.valid(realm.id)).toBeNull();
+
+    await sql2.begin(async (tx) => {
+      await tx`UPDATE realms SET description = ${'by worker 2'} WHERE id = ${realm.id}`;
+    });
+    expect(await description(realm.id)).toBe('by worker 2');
+  });
+
+  it('makes a takeover wait for the old holder’s transaction in flight', async () => {
+    const slow = { LEASE_TTL_MS: 1500, LEASE_RENEW_MS: 100 };
+    const realm = await newRealm('fence2');
+    const w1 = new LeaseManager(db.sql, 'worker-1', slow, quiet);
+    const w2 = new LeaseManager(db.sql, 'worker-2', slow, quiet);
+    const lease1 = await w1.tryAcquire(realm.id);
+    lease1!.validUntil = Number.POSITIVE_INFINITY; // paused: still believes it holds the realm
+    await new Promise((r) => setTimeout(r, slow.LEASE_TTL_MS + 100));
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    const order: string[] = [];
+    let checked!: () => void;
+    const fenced = new Promise<void>((r) => (checked = r));
+    const write = w1.sqlFor(realm.id).begin(async (tx) => {
+      await tx`UPDATE realms SET description = 'slow write' WHERE id = ${realm.id}`;
+      checked();
+      await hold;
+      order.push('old holder commits');
+    });
+    await fenced;
+    // The lease has expired, but the transaction that passed its check holds the row.
+    expect(await w2.tryAcquire(realm.id)).toBeNull();
+    const takeover = w2.acquire(realm.id, 5000).then((lease) => {
+      order.push('takeover');
+      return lease;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await write;
+    expect((await takeover)?.epoch).toBe(2);
+    expect(order).toEqual(['old holder commits', 'takeover']);
+    expect(await description(realm.id)).toBe('slow write');
+    await expect(w1.sqlFor(realm.id)`UPDATE realms SET description = 'late' WHERE id = ${realm.id}`).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
+  });
+
+  it('ends a stalled holder’s transaction after a lease’s time, committing nothing', async () => {
+    const realm = await newRealm('fence2b');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const w2 = new LeaseManager(db.sql, 'worker-2', TTL, quiet);
+    const lease1 = await w1.tryAcquire(realm.id);
+    lease1!.validUntil = Number.POSITIVE_INFINITY;
+    const write = w1.sqlFor(realm.id).begin(async (tx) => {
+      await tx`UPDATE realms SET description = 'never committed' WHERE id = ${realm.id}`;
+      await new Promise((r) => setTimeout(r, TTL.LEASE_TTL_MS * 3)); // the process stalls
+    });
+    const failed = write.then(() => 'committed', (err: Error) => err.message);
+    expect((await w2.acquire(realm.id, 5000))?.epoch).toBe(2);
+    expect(await failed).not.toBe('committed');
+    expect(await description(realm.id)).toBe('');
+  });
+
+  it('renews, releases, and loses leases it cannot renew', async () => {
+    const realm = await newRealm('fence3');
+    const lost: number[] = [];
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    w1.onLost = (id) => lost.push(id);
+    const w2 = new LeaseManager(db.sql, 'worker-2', TTL, quiet);
+    await w1.tryAcquire(realm.id);
+    w1.start();
+    await new Promise((r) => setTimeout(r, TTL.LEASE_TTL_MS * 2));
+    expect(w1.valid(realm.id)).not.toBeNull(); // renewed meanwhile
+    expect(await w2.tryAcquire(realm.id)).toBeNull();
+    await w1.release(realm.id);
+    expect((await w2.acquire(realm.id, 1000))?.epoch).toBe(2);
+    // worker 1 acquires again later only after worker 2's lease lapses
+    await w1.tryAcquire(realm.id).then((l) => expect(l).toBeNull());
+    w1.stop();
+
+    // A lease taken over while held is noticed at the next renewal.
+    const realm2 = await newRealm('fence4');
+    await w1.tryAcquire(realm2.id);
+    await db.sql`UPDATE realm_leases SET owner = 'worker-2', epoch = epoch + 1 WHERE realm_id = ${realm2.id}`;
+    await w1.renew();
+    expect(lost).toEqual([realm2.id]);
+  });
+
+  it('passes helpers and fragments through the fenced sql', async () => {
+    const realm = await newRealm('fence5');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    await w1.tryAcquire(realm.id);
+    const sql = w1.sqlFor(realm.id);
+    const where = sql`WHERE id = ${realm.id}`;
+    await sql`UPDATE realms SET settings = ${sql.json({ a: 1 })} ${where}`;
+    const rows = await sql<{ settings: unknown }[]>`SELECT settings FROM realms ${where}`;
+    expect(rows[0]!.settings).toEqual({ a: 1 });
+    const values = await sql`SELECT id, string_id FROM realms ${where}`.values();
+    expect(values).toEqual([[realm.id, 'fence5']]);
+    const cols = await sql`SELECT ${sql(['id', 'name'])} FROM realms ${where}`;
+    expect(cols[0]).toEqual({ id: realm.id, name: 'fence5' });
+  });
+});

@@ -1,0 +1,163 @@
+// EventHub internals the HTTP tests cannot see: a cancelled or finished poll leaves no timer
+// and no map entry behind; heartbeats and overflow follow the limits; per-queue shaping.
+import { describe, expect, it, vi } from 'vitest';
+import { EventHub } from '../../src/events/hub.js';
+import type { QueueOptions } from '../../src/events/queue.js';
+import { buildMessageFilter, normalizeNarrow } from '../../src/events/narrow.js';
+import { topicForQueue } from '../../src/events/shape.js';
+
+const options = (userId: number, extra: Partial<QueueOptions> = {}): QueueOptions => ({
+  userId,
+  eventTypes: null,
+  messageFilter: null,
+  clientCapabilities: {},
+  applyMarkdown: false,
+  clientGravatar: true,
+  allPublicStreams: false,
+  includeSubscribers: false,
+  slimPresence: false,
+  lifespanSeconds: 600,
+  clientName: 'test',
+  ...extra,
+});
+
+const hub = (limits: Partial<{ heartbeatSeconds: number; maxEvents: number; maxBytes: number }> = {}) =>
+  new EventHub({ heartbeatSeconds: 45, maxEvents: 100, maxBytes: 1_000_000, ...limits });
+
+describe('EventHub', () => {
+  it('releases a cancelled poll: no parked entry, no pending timer, events stay queued', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = hub();
+      const q = h.create(options(1));
+      const polled = h.poll(q, 'req-1', false);
+      expect(h.parkedCount).toBe(1);
+      expect(vi.getTimerCount()).toBe(1);
+      h.cancelPoll('req-1');
+      expect(await polled).toEqual([]);
+      expect(h.parkedCount).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(q.parked).toBeNull();
+      h.publish({ type: 'x' }, [1]);
+      expect(q.pending()).toEqual([{ type: 'x', id: 0 }]);
+      // Cancelling again, or an unknown request, does nothing.
+      h.cancelPoll('req-1');
+      h.cancelPoll('nope');
+      expect(h.parkedCount).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends a parked poll with a queued heartbeat after the interval, and clears its timer on events', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = hub({ heartbeatSeconds: 45 });
+      const q = h.create(options(1));
+      const polled = h.poll(q, 'a', false);
+      vi.advanceTimersByTime(44_900);
+      expect(h.parkedCount).toBe(1);
+      vi.advanceTimersByTime(9_200);
+      expect(await polled).toEqual([{ type: 'heartbeat', id: 0 }]);
+      expect(h.parkedCount).toBe(0);
+
+      const second = h.poll(q, 'b', false);
+      expect(await Promise.race([second, Promise.resolve('parked')])).toEqual([{ type: 'heartbeat', id: 0 }]);
+      expect(q.prune(0)).toBeNull();
+      const third = h.poll(q, 'c', false);
+      h.publish({ type: 'y' }, [1]);
+      expect(await third).toEqual([{ type: 'y', id: 1 }]);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops a queue that passes its event or byte bound', () => {
+    const h = hub({ maxEvents: 3 });
+    const q = h.create(options(1));
+    for (let i = 0; i < 3; i++) h.publish({ type: 'x' }, [1]);
+    expect(h.queueCount).toBe(1);
+    h.publish({ type: 'x' }, [1]);
+    expect(h.queueCount).toBe(0);
+    expect(() => h.get(q.id, 1)).toThrow('Bad event queue ID');
+
+    const small = hub({ maxBytes: 100 });
+    small.create(options(2));
+    small.publish({ type: 'big', text: 'x'.repeat(200) }, [2]);
+    expect(small.queueCount).toBe(0);
+  });
+
+  it('collects queues idle past their lifespan, but not one with a parked poll', () => {
+    const h = hub();
+    const idle = h.create(options(1, { lifespanSeconds: 10 }));
+    const busy = h.create(options(1, { lifespanSeconds: 10 }));
+    void h.poll(busy, 'r', false);
+    expect(h.collectGarbage(Date.now() + 11_000)).toBe(1);
+    expect(() => h.get(idle.id, 1)).toThrow();
+    expect(h.get(busy.id, 1)).toBe(busy);
+    h.close();
+    expect(h.parkedCount).toBe(0);
+  });
+
+  it('shapes events per queue, filters by type, narrow and capabilities', () => {
+    const h = hub();
+    const modern = h.create(options(1, { clientCapabilities: { empty_topic_name: true, stream_typing_notifications: true } }));
+    const old = h.create(options(1));
+    const onlyTyping = h.create(options(2, { eventTypes: new Set(['typing']), clientCapabilities: { stream_typing_notifications: true } }));
+    const narrowed = h.create(options(2, { messageFilter: buildMessageFilter(normalizeNarrow([['stream', 'Design'], ['topic', 'logo']])) }));
+    h.publish((q) => ({ type: 'typing', message_type: 'stream', topic: topicForQueue(q, '') }), [1, 2, 2]);
+    expect(modern.pending()).toEqual([{ type: 'typing', message_type: 'stream', topic: '', id: 0 }]);
+    expect(old.pending()).toEqual([]);
+    expect(onlyTyping.pending()).toEqual([{ type: 'typing', message_type: 'stream', topic: 'general chat', id: 0 }]);
+    const message = (displayRecipient: string, subject: string) => ({
+      type: 'message',
+      message: { type: 'stream', display_recipient: displayRecipient, subject, stream_id: 5, sender_email: 'a@b.c', sender_id: 9 },
+      flags: [],
+    });
+    h.publish(message('design', 'Logo ideas'), [2]);
+    h.publish(message('design', 'colours'), [2]);
+    h.publish(message('other', 'logo'), [2]);
+    expect(narrowed.pending().map((e) => (e.message as { subject: string }).subject)).toEqual(['Logo ideas']);
+    expect(onlyTyping.pending()).toHaveLength(1);
+  });
+});
+
+describe('per-queue event lists', () => {
+  it('delivers them in order and ends a parked poll once, with all of them', async () => {
+    const h = hub();
+    const bulk = h.create(options(1, { clientCapabilities: { bulk_message_deletion: true } }));
+    const old = h.create(options(1));
+    const parked = h.poll(old, 'p', false);
+    h.publish((q) => (q.opts.clientCapabilities.bulk_message_deletion ? { type: 'd', ids: [1, 2] } : [{ type: 'd', id_: 1 }, { type: 'd', id_: 2 }]), [1]);
+    expect(bulk.pending()).toEqual([{ type: 'd', ids: [1, 2], id: 0 }]);
+    expect(await parked).toEqual([
+      { type: 'd', id_: 1, id: 0 },
+      { type: 'd', id_: 2, id: 1 },
+    ]);
+    h.close();
+  });
+});
+
+describe('event narrows', () => {
+  const event = (message: Record<string, unknown>, flags: string[] = []) => ({ type: 'message', message, flags });
+  it('match channels by name or id, senders by email or id, and the is: operands', () => {
+    const m = { type: 'stream', display_recipient: 'Ops', stream_id: 7, subject: '✔ fixed it', sender_email: 'Ann@x.org', sender_id: 3 };
+    const dm = { type: 'private', display_recipient: [], sender_email: 'bob@x.org', sender_id: 4, subject: '' };
+    const f = (narrow: [string, string | number][]) => buildMessageFilter(normalizeNarrow(narrow))!;
+    expect(f([['channel', 'ops']])(event(m))).toBe(true);
+    expect(f([['channel', 7]])(event(m))).toBe(true);
+    expect(f([['channel', 8]])(event(m))).toBe(false);
+    expect(f([['sender', 'ann@X.org']])(event(m))).toBe(true);
+    expect(f([['sender', 3]])(event(m))).toBe(true);
+    expect(f([['is', 'resolved']])(event(m))).toBe(true);
+    expect(f([['is', 'dm']])(event(m))).toBe(false);
+    expect(f([['is', 'private']])(event(dm))).toBe(true);
+    expect(f([['is', 'starred']])(event(dm, ['starred']))).toBe(true);
+    expect(f([['is', 'unread']])(event(dm, ['read']))).toBe(false);
+    expect(f([['is', 'mentioned']])(event(dm, ['mentioned']))).toBe(true);
+    expect(f([['topic', 'general chat']])(event({ ...m, subject: '' }))).toBe(true);
+    expect(f([['topic', '']])(event(m))).toBe(false);
+    expect(buildMessageFilter([])).toBeNull();
+  });
+});
