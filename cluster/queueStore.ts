@@ -228,7 +228,7 @@ export class QueueStore {
     }
     // Serialized and sent in this same tick: a dirty mark for any later event is sent after
     // this write on the same connection, so it is never cleared by it.
-    const flushed = full ? [...present].map((q) => q.id) : [...t.changed.keys()];
+    const flushed = [...t.changed.keys(), ...(full ? [...present].map((q) => q.id) : [])];
     t.changed.clear();
     for (const id of flushed) t.marked.delete(id);
     t.needsFull = false;

@@ -220,8 +220,13 @@ export class RealmGate {
   private async doHandOff(slot: Slot): Promise<void> {
     const realmId = slot.realmId!;
     const actor = this.d.registry.activeById(realmId);
+    if (!actor) return;
     const lease = this.d.leases.valid(realmId);
-    if (!actor || !lease) return;
+    if (!lease) {
+      // Not ours to hand over any more: another worker may hold it already.
+      this.drop(slot, 'lease lapsed before the hand-off');
+      return;
+    }
     const started = Date.now();
     slot.leaving = true;
     // Parked and in-progress long-polls go to the new owner, which will have their queues.
@@ -249,8 +254,16 @@ export class RealmGate {
   async drain(): Promise<void> {
     this.draining = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await this.rebalance();
-    await Promise.all(this.handoffs.values());
+    // A realm whose activation was under way when draining began becomes active afterwards:
+    // go round until none is left.
+    const deadline = Date.now() + this.d.timing.DRAIN_MS + this.d.timing.LEASE_TTL_MS;
+    for (;;) {
+      await this.rebalance();
+      await Promise.all(this.handoffs.values());
+      const busy = [...this.slots.values()].some((s) => s.calls.size > 0 || (s.realmId !== null && this.d.registry.activeById(s.realmId)));
+      if (!busy || Date.now() > deadline) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Requests still being answered (all realms). */

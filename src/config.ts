@@ -18,6 +18,10 @@ const envSchema = z.object({
   QUEUE_MAX_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
   QUEUE_GC_SECONDS: z.coerce.number().positive().default(60),
   PUSH_RELAY_URL: z.string().optional(),
+  /** Prefix of every Redis key (BullMQ queues included), so deployments sharing a Redis stay apart. */
+  REDIS_PREFIX: z.string().min(1).default('chat:'),
+  RETENTION_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   RENDER_THREADS: z.coerce.number().int().min(1).optional(),
   RENDER_BUDGET_MS: z.coerce.number().int().positive().default(2000),
   WEB_PUBLIC_STREAMS_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),

@@ -184,7 +184,9 @@ export function buildRows(r: RunResults, opts: { connections: number; senders: n
     const mb = (b: number | null) => (b === null ? 'n/a' : `${fmt(b / 2 ** 20)} MB`);
     const perPoll =
       idle.rssParkedBytes !== null && idle.rssBeforeBytes !== null && idle.parked
-        ? `${fmt((idle.rssParkedBytes - idle.rssBeforeBytes) / 1024 / idle.parked, 1)} KB per queue+poll`
+        ? idle.rssParkedBytes > idle.rssBeforeBytes
+          ? `${fmt((idle.rssParkedBytes - idle.rssBeforeBytes) / 1024 / idle.parked, 1)} KB per queue+poll`
+          : 'no measurable growth (GC ran meanwhile)'
         : undefined;
     rows.push(info('Server RSS before → parked', `${mb(idle.rssBeforeBytes)} → ${mb(idle.rssParkedBytes)}`, joinNotes(perPoll ?? '', `after registering: ${mb(idle.rssRegisteredBytes)}`)));
   } else if (r.workloads.idle) {

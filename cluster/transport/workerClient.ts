@@ -146,13 +146,11 @@ export class WorkerClient {
     }
     this.connecting = true;
     const socket = net.createConnection({ host: this.member.host, port: this.member.port });
-    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error('connect timeout')));
+    // Until the worker's hello arrives: a stalled worker accepts connections but never answers.
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error('no hello from worker')));
     const fs = new FramedSocket(socket);
     this.fs = fs;
-    socket.once('connect', () => {
-      socket.setTimeout(0);
-      fs.send({ kind: 'hello', front: this.o.frontId });
-    });
+    socket.once('connect', () => fs.send({ kind: 'hello', front: this.o.frontId }));
     fs.on('frame', (frame: WorkerFrame) => this.onFrame(fs, frame));
     fs.on('drained', () => this.pump());
     fs.on('socketError', (err: Error) => this.o.log.debug({ worker: this.member.id, err: err.message }, 'worker connection error'));
@@ -166,6 +164,7 @@ export class WorkerClient {
         fs.destroy();
         return;
       }
+      fs.socket.setTimeout(0);
       this.ready = true;
       this.connecting = false;
       this.backoff = MIN_BACKOFF_MS;

@@ -11,6 +11,7 @@ import type { PendingQuery, Row } from 'postgres';
 import { narrowSql, queryMessages, readableSql, receivedSql, type FetchedMessage, type ViewerScope } from '../db/narrow.js';
 import { receivedMessage, type Reader } from '../permissions/messageAccess.js';
 import { loadReader } from './messages/audience.js';
+import { topicLinksFor } from './topicLinks.js';
 import { resolveNarrow, type RawNarrow } from './narrow.js';
 
 /** Zulip's MAX_MESSAGES_PER_FETCH. */
@@ -60,7 +61,8 @@ function groupReactions(reactions: Reaction[]): Map<number, Reaction[]> {
 async function formatFetched(actor: RealmActor, reader: Reader, rows: FetchedMessage[], opts: MessageViewOptions) {
   const reactions = groupReactions(await loadReactions(actor.sql, rows.map((r) => r.message.id)));
   return rows.map((r) => {
-    const out = formatMessage(actor, reader.user, r.message, reactions.get(r.message.id) ?? [], opts);
+    const links = r.message.streamId === null ? [] : topicLinksFor(actor, r.message.topic);
+    const out = formatMessage(actor, reader.user, r.message, reactions.get(r.message.id) ?? [], opts, links);
     out.flags = flagNames(viewerFlags(reader, r.message, r.flags));
     if (r.matchContent !== undefined) {
       out.match_content = r.matchContent;

@@ -39,8 +39,6 @@ export function checkTimezone(tz: string): string {
 /** Zulip's check_full_name on top of the shared rules: no trailing `|<digits>`, unique names if required. */
 function checkNewFullName(actor: RealmActor, user: User, raw: string): string {
   const name = checkFullName(raw);
-  // `Name|15` would be read as a mention of user 15.
-  if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');
   if (realmProperty(actor, 'require_unique_names') === true) {
     for (const other of actor.state.users.values()) {
       if (other.id !== user.id && other.fullName.toLowerCase() === name.toLowerCase()) {

@@ -5,7 +5,9 @@ import { generateApiKey } from '../auth/keys.js';
 import { emailTaken, findUserIdByEmail, insertUser, loadUser } from '../db/users.js';
 import type { Sql } from '../db/connect.js';
 import type { RealmActor } from '../realm/actor.js';
-import { ROLES, Role, type User } from '../realm/types.js';
+import { ROLES, Role, type User, type UserSettings } from '../realm/types.js';
+import { realmUserDefault } from './realm.js';
+import { usersWhoCanAccess } from '../events/audience.js';
 import { formatUser } from '../realm/userView.js';
 
 // Deliberately simple: one @, no spaces, a dot in the domain or a single-label host.
@@ -18,6 +20,7 @@ export interface NewUserInput {
   role?: number;
   canCreateUsers?: boolean;
   timezone?: string;
+  settings?: Partial<UserSettings>;
 }
 
 export function checkFullName(name: string): string {
@@ -26,6 +29,8 @@ export function checkFullName(name: string): string {
   if (trimmed.length > 100) throw badRequest('Name too long!');
   // Characters that would break mention syntax or render invisibly.
   if (/[*`\\>"@\p{Cc}]/u.test(trimmed)) throw badRequest('Invalid characters in name!');
+  // `Name|15` would be read as a mention of user 15.
+  if (/\|\d+$/.test(trimmed)) throw badRequest('Invalid format!');
   return trimmed;
 }
 
@@ -63,6 +68,7 @@ export async function insertNewUser(sql: Sql, realmId: number, input: NewUserInp
       role,
       canCreateUsers: input.canCreateUsers ?? false,
       timezone: input.timezone ?? '',
+      settings: input.settings,
     });
   } catch (e) {
     // Two creations racing for one address: the unique index decides.
@@ -75,7 +81,7 @@ export async function insertNewUser(sql: Sql, realmId: number, input: NewUserInp
 export function announceUser(actor: RealmActor, user: User): void {
   actor.state.putUser(user);
   const { config } = actor.services;
-  const viewers = actor.state.activeUsers().map((u) => u.id);
+  const viewers = usersWhoCanAccess(actor.state, user);
   actor.events.publish(
     (queue) => ({
       type: 'realm_user',
@@ -93,7 +99,11 @@ export function createUser(actor: RealmActor, acting: User, input: NewUserInput)
   if (acting.role > Role.ADMINISTRATOR) throw mustBeAdmin();
   if (!acting.canCreateUsers) throw badRequest('User not authorized to create users');
   return actor.exclusive(async () => {
-    const user = await insertNewUser(actor.sql, actor.realm.id, { ...input, role: Role.MEMBER });
+    const user = await insertNewUser(actor.sql, actor.realm.id, {
+      ...input,
+      role: Role.MEMBER,
+      settings: { email_address_visibility: realmUserDefault(actor, 'email_address_visibility') },
+    });
     announceUser(actor, user);
     return user;
   });

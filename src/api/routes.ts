@@ -23,6 +23,9 @@ import { messageEndpoints } from './messages.js';
 import { flagEndpoints } from './flags.js';
 import { reactionEndpoints } from './reactions.js';
 import { topicEndpoints } from './topics.js';
+import { linkifierEndpoints } from './linkifiers.js';
+import { playgroundEndpoints } from './playgrounds.js';
+import { renderEndpoints } from './render.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -48,6 +51,9 @@ export const endpoints: Endpoint[] = [
   ...typingEndpoints,
   ...presenceEndpoints,
   ...alertWordEndpoints,
+  ...linkifierEndpoints,
+  ...playgroundEndpoints,
+  ...renderEndpoints,
 ];
 
 interface RouteGroup {

@@ -5,6 +5,7 @@ import { p } from '../http/params.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { createUser } from '../actions/users.js';
 import { formatUser } from '../realm/userView.js';
+import { profileDataFor } from '../realm/profileFieldView.js';
 import { fakeEmailDomain } from '../realm/urls.js';
 import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
 import type { RealmActor } from '../realm/actor.js';
@@ -19,6 +20,7 @@ function view(actor: RealmActor, viewer: User | null, target: User, args: { clie
   return formatUser(actor.services.config, actor.realm, viewer, target, {
     clientGravatar: args.client_gravatar,
     includeCustomProfileFields: args.include_custom_profile_fields,
+    profileData: args.include_custom_profile_fields ? profileDataFor(actor.state, target.id) : undefined,
   });
 }
 

@@ -3,7 +3,7 @@
 //
 // Actions deliver events with `publish(eventOrPerQueueFn, userIds)`: the event goes to every
 // queue of those users that asked for its type, and a per-queue function may shape it for the
-// queue's client capabilities (see shape.ts) or withhold it by returning null.
+// queue's client capabilities (see shape.ts), return several events, or withhold it (null).
 import { ApiError } from '../http/errors.js';
 import { EventQueue, type ChatEvent, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
 import { buildMessageFilter } from './narrow.js';

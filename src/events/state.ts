@@ -2,7 +2,7 @@
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../realm/types.js';
 import type { NarrowTerm, RegisterArgs } from './register.js';
-import { fallbackSections, realmSection } from './sections/realm.js';
+import { fallbackSections, realmLinkifiersSection, realmPlaygroundsSection, realmSection } from './sections/realm.js';
 import { realmUserSection } from './sections/users.js';
 import {
   alertWordsSection,
@@ -82,6 +82,9 @@ const sections: Record<string, Section> = {
   recent_private_conversations: recentPrivateConversationsSection,
   user_topic: userTopicsSection,
   muted_topics: mutedTopicsSection,
+  // Linkifiers and code playgrounds.
+  realm_linkifiers: realmLinkifiersSection,
+  realm_playgrounds: realmPlaygroundsSection,
 };
 
 export async function initialState(

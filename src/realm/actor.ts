@@ -10,6 +10,8 @@ import { loadRealmStreams, loadRealmSubscriptions } from '../db/streams.js';
 import { loadRealmAlertWords } from '../db/alertWords.js';
 import { loadOrganizationState } from '../db/organization.js';
 import { loadMessageState } from '../db/messages.js';
+import { loadRealmLinkifiers } from '../db/linkifiers.js';
+import { loadRealmPlaygrounds } from '../db/playgrounds.js';
 
 export class RealmActor {
   readonly events: EventHub;
@@ -41,6 +43,8 @@ export class RealmActor {
     for (const [userId, words] of await loadRealmAlertWords(services.sql, realm.id)) state.alertWords.set(userId, words);
     await loadOrganizationState(services.sql, state);
     await loadMessageState(services.sql, state);
+    state.linkifiers = await loadRealmLinkifiers(services.sql, realm.id);
+    for (const playground of await loadRealmPlaygrounds(services.sql, realm.id)) state.playgrounds.set(playground.id, playground);
     return new RealmActor(services, state);
   }
 

@@ -6,9 +6,14 @@ import { adoptExternalUser } from '../actions/users.js';
 import type { RealmRegistry } from './registry.js';
 
 const MIN_INTERVAL_MS = 100;
+// Journal ids are assigned before commit, so on a real Postgres a smaller id can become
+// visible after a larger one. Each poll re-reads this many ids below the highest seen and
+// skips the ones already applied.
+const REREAD_WINDOW = 500n;
 
 export class ChangeFeed {
-  private lastId = '0';
+  private lastId = 0n;
+  private readonly applied = new Set<bigint>();
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<void> | null = null;
   private lastRun = 0;
@@ -16,7 +21,9 @@ export class ChangeFeed {
   constructor(private readonly registry: RealmRegistry, private readonly intervalMs = 1000) {}
 
   async start(): Promise<void> {
-    this.lastId = await latestChangeId(this.registry.services.sql);
+    this.lastId = BigInt(await latestChangeId(this.registry.services.sql));
+    // Whatever exists now is already in the database the actors load from.
+    for (let id = this.lastId; id > 0n && id > this.lastId - REREAD_WINDOW; id--) this.applied.add(id);
     this.timer = setInterval(() => void this.catchUp().catch((err: unknown) => this.registry.services.log.warn({ err }, 'change feed poll failed')), this.intervalMs);
     this.timer.unref();
   }
@@ -35,12 +42,17 @@ export class ChangeFeed {
   }
 
   private async apply(): Promise<void> {
-    const changes = await changesAfter(this.registry.services.sql, this.lastId);
+    const floor = this.lastId > REREAD_WINDOW ? this.lastId - REREAD_WINDOW : 0n;
+    const changes = await changesAfter(this.registry.services.sql, floor.toString());
     for (const change of changes) {
+      const id = BigInt(change.id);
+      if (this.applied.has(id)) continue;
       const actor = this.registry.activeById(change.realm_id);
       if (actor && change.kind === 'user' && change.object_id !== null) await adoptExternalUser(actor, change.object_id);
-      this.lastId = change.id;
+      this.applied.add(id);
+      if (id > this.lastId) this.lastId = id;
     }
+    for (const id of this.applied) if (id <= floor) this.applied.delete(id);
   }
 
   stop(): void {

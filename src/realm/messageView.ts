@@ -6,7 +6,6 @@ import type { Reaction } from '../db/reactions.js';
 import { apiEmail, avatarUrl } from './userView.js';
 import { canSeeRealEmail } from '../permissions/email.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../events/limits.js';
-import { topicLinks } from '../render/linkifiers.js';
 
 export interface MessageViewOptions {
   applyMarkdown: boolean;
@@ -56,13 +55,17 @@ function directRecipients(actor: RealmActor, recipientId: number): Record<string
   return out;
 }
 
-/** The message without per-user parts (flags); the same for every viewer with the same options. */
+/**
+ * The message without per-user parts (flags); the same for every viewer with the same options.
+ * `topicLinks` are the realm's linkifiers applied to the topic (actions/topicLinks.ts).
+ */
 export function formatMessage(
   actor: RealmActor,
   viewer: User | null,
   m: MessageRecord,
   reactions: Reaction[],
   opts: MessageViewOptions,
+  topicLinks: Array<{ text: string; url: string }>,
 ): Record<string, unknown> {
   const sender = actor.user(m.senderId);
   const stream = m.streamId !== null ? actor.state.streams.get(m.streamId) : undefined;
@@ -82,7 +85,7 @@ export function formatMessage(
     recipient_id: m.recipientId,
     type: m.streamId === null ? 'private' : 'stream',
     subject: topic,
-    topic_links: m.streamId === null ? [] : topicLinks(topic, []),
+    topic_links: m.streamId === null ? [] : topicLinks,
     timestamp: Math.floor(m.dateSent.getTime() / 1000),
     is_me_message: m.isMeMessage,
     reactions: formatReactions(reactions),

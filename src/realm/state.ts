@@ -4,6 +4,7 @@ import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types
 import type { BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, ProfileFieldValue } from './types.js';
 import { MessageState } from './messageState.js';
 import type { UserPresence } from './types.js';
+import type { CodePlayground, Linkifier } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -34,6 +35,12 @@ export class RealmState {
   readonly presence = new Map<number, UserPresence>();
   /** The realm-wide presence sequence; every presence change takes the next number. */
   presenceLastUpdateId = 0;
+  /**
+   * Linkifiers in the realm's order (earlier ones win). Replaced as a whole on every change,
+   * so whatever is derived from one array (compiled topic links) stays valid for it.
+   */
+  linkifiers: readonly Linkifier[] = [];
+  readonly playgrounds = new Map<number, CodePlayground>();
 
   constructor(public realm: RealmRecord) {}
 

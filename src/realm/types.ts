@@ -240,3 +240,18 @@ export interface BotSettings {
   defaultEventsRegisterStreamId: number | null;
   defaultAllPublicStreams: boolean;
 }
+
+/** A realm linkifier: a Python-style pattern and an RFC 6570 URL template over its named groups. */
+export interface Linkifier {
+  id: number;
+  pattern: string;
+  urlTemplate: string;
+}
+
+/** A code playground: where code blocks of a language can be opened. */
+export interface CodePlayground {
+  id: number;
+  name: string;
+  pygmentsLanguage: string;
+  urlTemplate: string;
+}

@@ -54,6 +54,10 @@ describe('POST /register', () => {
     expect(body.presences).toBeTypeOf('object');
     expect(body.server_timestamp).toBeTypeOf('number');
     expect(body.alert_words).toEqual([]);
+    expect(body.realm_users.find((u: { user_id: number }) => u.user_id === bob.userId)).toMatchObject({ profile_data: {}, is_bot: false });
+    expect(body.realm_user_settings_defaults).toMatchObject({ enter_sends: false, email_address_visibility: 1, available_notification_sounds: expect.arrayContaining(['zulip']) });
+    expect(body.realm_user_settings_defaults).not.toHaveProperty('default_language');
+    expect(body).toMatchObject({ realm_linkifiers: [], realm_playgrounds: [], realm_domains: [], can_create_public_streams: true });
   });
 
   it('returns only the sections named in fetch_event_types', async () => {

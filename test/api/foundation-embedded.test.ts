@@ -107,6 +107,7 @@ describe('one-command start on the embedded database', { timeout: 120_000 }, () 
   let demo: ReturnType<typeof banner>;
   let cliUser: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   let cliRealm: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let offlineUser: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
   it('creates a demo organization on first start and prints working credentials once', async () => {
     server = await start();
@@ -266,9 +267,8 @@ describe('one-command start on the embedded database', { timeout: 120_000 }, () 
   });
 
   it('lets the admin CLI open the database itself while no server runs', async () => {
-    const offline = await adminCli(['create-user', '--realm', 'second', '--email', 'offline@second.test', '--password', 'offline-password', '--full-name', 'Off Line']);
-    expect(offline.user_id).toEqual(expect.any(Number));
-    cliUser.offline = offline;
+    offlineUser = await adminCli(['create-user', '--realm', 'second', '--email', 'offline@second.test', '--password', 'offline-password', '--full-name', 'Off Line']);
+    expect(offlineUser.user_id).toEqual(expect.any(Number));
   });
 
   it('keeps every change across a restart, and prints no banner the second time', async () => {
@@ -280,8 +280,8 @@ describe('one-command start on the embedded database', { timeout: 120_000 }, () 
     const cli = await request({ path: '/users/me', auth: [cliUser.email, cliUser.api_key] });
     expect(cli.body.user_id).toBe(cliUser.user_id);
     const secondHost = `second.localhost:${server.port}`;
-    const offline = await request({ path: '/users/me', host: secondHost, auth: [cliUser.offline.email, cliUser.offline.api_key] });
-    expect(offline.body.user_id).toBe(cliUser.offline.user_id);
+    const offline = await request({ path: '/users/me', host: secondHost, auth: [offlineUser.email, offlineUser.api_key] });
+    expect(offline.body.user_id).toBe(offlineUser.user_id);
     const users = await request({ path: '/users', auth: [demo.email, demo.apiKey] });
     const emails = (users.body.members as { delivery_email: string }[]).map((m) => m.delivery_email);
     expect(emails).toEqual(expect.arrayContaining([demo.email, 'api-made@example.com', 'cli-made@example.com', 'burst0@example.com']));

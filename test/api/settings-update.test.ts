@@ -218,3 +218,23 @@ describe('password', () => {
     expect(old.status).toBe(401);
   });
 });
+
+describe('a realm where guests see only the users they share a channel with', () => {
+  it('keeps changes of other users from guests who cannot see them', async () => {
+    const groups = (await owner.get('/user_groups')).body.user_groups as { id: number; name: string }[];
+    const members = groups.find((g) => g.name === 'role:members')!.id;
+    const set = await owner.patch('/realm', { can_access_all_users_group: { new: members } });
+    expect(set.status).toBe(200);
+    try {
+      const guestQ = await queueFor(guest);
+      const ownerQ = await queueFor(owner);
+      await bob.patch('/settings', { full_name: 'Bobby Builder' });
+      expect(await eventsOfType(guest, guestQ, 'realm_user')).toEqual([]);
+      expect((await eventsOfType(owner, ownerQ, 'realm_user')).map((e) => e.person)).toEqual([{ user_id: bob.userId, full_name: 'Bobby Builder' }]);
+      const seen = (await register(guest, { fetch_event_types: ['realm_user'] })).realm_users.map((u: { user_id: number }) => u.user_id);
+      expect(seen).toEqual([guest.userId]);
+    } finally {
+      await owner.patch('/realm', { can_access_all_users_group: { new: groups.find((g) => g.name === 'role:everyone')!.id } });
+    }
+  });
+});

@@ -16,13 +16,17 @@ const joining = [
 ];
 const leaving = pickRealms('lv', 2, (n) => three.owner(n) === 'w1');
 const staying = pickRealms('st', 1, (n) => two.owner(n) === 'w2' && three.owner(n) === 'w2');
+// No sends here: its long-poll stays parked while the realm moves.
+const quiet = pickRealms('qu', 1, (n) => three.owner(n) === 'w1')[0]!;
 
 let cluster: TestCluster;
 let owners: ClusterClient[];
+let quietOwner: ClusterClient;
 
 beforeAll(async () => {
   cluster = await TestCluster.start({ fronts: 1, workers: ['w1', 'w2'] });
   owners = await Promise.all([...joining, ...leaving, ...staying].map((name) => cluster.newRealm(name)));
+  quietOwner = await cluster.newRealm(quiet);
 }, 90_000);
 
 afterAll(async () => {
@@ -33,8 +37,9 @@ describe('planned hand-off of realms between workers', () => {
   it('moves realms with their event queues when a worker joins and when one leaves', async () => {
     const writers = owners.map((o) => new Writer(o, 40));
     const listeners = owners.flatMap((o) => [new Listener(o), new Listener(o)]);
-    await Promise.all(listeners.map((l) => l.register()));
-    listeners.forEach((l) => l.start());
+    const parked = new Listener(quietOwner);
+    await Promise.all([...listeners, parked].map((l) => l.register()));
+    [...listeners, parked].forEach((l) => l.start());
     writers.forEach((w) => w.start());
     await sleep(1500);
     const before = await cluster.holders();
@@ -68,6 +73,15 @@ describe('planned hand-off of realms between workers', () => {
       });
       expect(l.messageIds).toEqual(acked);
     }
+
+    // The poll parked on the leaving worker was re-sent to the new owner and keeps working.
+    expect((await cluster.holders()).get(quiet)?.id).toBe(afterLeave.owner(quiet));
+    const sent = await quietOwner.post('/messages', { type: 'direct', to: [quietOwner.userId], content: 'after the move' });
+    expect(sent.status).toBe(200);
+    await parked.finish([sent.body.id as number]);
+    expect({ badQueue: parked.badQueue, gaps: parked.gaps, errors: parked.errors, ids: parked.messageIds }).toEqual({
+      badQueue: 0, gaps: [], errors: [], ids: [sent.body.id],
+    });
 
     // Each move took the realm's lease at a higher epoch; the new holders report them.
     const w3Metrics = await cluster.workerMetrics(cluster.worker('w3'));

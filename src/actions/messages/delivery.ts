@@ -9,6 +9,7 @@ import { hasCapability } from '../../events/shape.js';
 import { formatMessage } from '../../realm/messageView.js';
 import { canSeeRealEmail } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
+import { topicLinksFor } from '../topicLinks.js';
 
 export interface Delivery {
   message: MessageRecord;
@@ -26,6 +27,7 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   const m = d.message;
   const sender = actor.user(m.senderId);
   const shapes = new Map<string, Record<string, unknown>>();
+  const links = m.streamId === null ? [] : topicLinksFor(actor, m.topic);
   const shapeFor = (queue: EventQueue) => {
     const viewer = actor.user(queue.userId) ?? null;
     const gravatarHidden = queue.opts.clientGravatar && !!sender && canSeeRealEmail(viewer, sender);
@@ -33,11 +35,14 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
     const key = `${queue.opts.applyMarkdown}|${gravatarHidden}|${emptyTopic}`;
     let shaped = shapes.get(key);
     if (!shaped) {
-      shaped = formatMessage(actor, viewer, m, [], {
-        applyMarkdown: queue.opts.applyMarkdown,
-        clientGravatar: queue.opts.clientGravatar,
-        allowEmptyTopicName: emptyTopic,
-      });
+      shaped = formatMessage(
+        actor,
+        viewer,
+        m,
+        [],
+        { applyMarkdown: queue.opts.applyMarkdown, clientGravatar: queue.opts.clientGravatar, allowEmptyTopicName: emptyTopic },
+        links,
+      );
       shapes.set(key, shaped);
     }
     return shaped;

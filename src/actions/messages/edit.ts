@@ -8,8 +8,8 @@ import type { User } from '../../realm/types.js';
 import type { MessageRecord } from '../../realm/messageState.js';
 import type { EventQueue } from '../../events/queue.js';
 import { topicForQueue } from '../../events/shape.js';
-import { topicLinks } from '../../render/linkifiers.js';
-import { renderContent } from '../render.js';
+import { topicLinksFor } from '../topicLinks.js';
+import { checkGroupMentions, renderContent } from '../render.js';
 import { Flag, flagNames, writeFlagRows } from '../../db/flags.js';
 import { ensureConversation, updateMessageContent } from '../../db/messages.js';
 import { usersInGroupSetting } from '../../permissions/groups.js';
@@ -36,6 +36,8 @@ interface ContentEdit {
   html: string;
   isMeMessage: boolean;
   links: string[];
+  hasLink: boolean;
+  hasImage: boolean;
   mentioned: Set<number>;
   streamWildcard: boolean;
 }
@@ -52,6 +54,7 @@ async function prepareContentEdit(actor: RealmActor, user: User, m: MessageRecor
   // Zulip keeps an emptied message as "(deleted)".
   const content = input.content!.trim() === '' ? '(deleted)' : normalizeContent(input.content!);
   const rendered = await renderContent(actor, content, { senderId: user.id });
+  checkGroupMentions(actor, user, rendered);
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const gid of rendered.mentionedGroupIds) for (const u of usersInGroupSetting(actor.state, gid)) mentioned.add(u.id);
   return {
@@ -59,6 +62,8 @@ async function prepareContentEdit(actor: RealmActor, user: User, m: MessageRecor
     html: rendered.html,
     isMeMessage: rendered.isMeMessage,
     links: rendered.links,
+    hasLink: rendered.hasLink,
+    hasImage: rendered.hasImage,
     mentioned,
     streamWildcard: m.streamId !== null && rendered.wildcards.stream,
   };
@@ -89,8 +94,8 @@ async function applyContentEdit(actor: RealmActor, user: User, m: MessageRecord,
       content: e.content,
       renderedContent: e.html,
       isMeMessage: e.isMeMessage,
-      hasLink: e.links.length > 0,
-      hasImage: /<img |class="message_inline_image/.test(e.html),
+      hasLink: e.hasLink,
+      hasImage: e.hasImage,
       hasAttachment: e.links.some((l) => l.includes('/user_uploads/')),
       mentionsStreamWildcard: e.streamWildcard,
       lastEditTime: now,
@@ -160,7 +165,7 @@ export function editMessage(actor: RealmActor, user: User, input: EditInput): Pr
         if (plan.topicChanged) {
           const shown = topicForQueue(queue, plan.toTopic);
           event.subject = shown;
-          event.topic_links = topicLinks(shown, []);
+          event.topic_links = topicLinksFor(actor, plan.toTopic);
         }
       }
       return event as { type: string };

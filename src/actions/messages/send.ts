@@ -9,11 +9,11 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../realm/types.js';
 import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../realm/messageState.js';
-import { renderContent, type RenderedContent } from '../render.js';
+import { checkGroupMentions, renderContent, type RenderedContent } from '../render.js';
 import { Flag } from '../../db/flags.js';
 import { ensureConversation, reserveMessageIds, topicHasMessageIn, topicParticipantIds, type FlagRow } from '../../db/messages.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
-import { usersInGroupSetting, userInGroupSetting, type GroupSettingValue } from '../../permissions/groups.js';
+import { usersInGroupSetting } from '../../permissions/groups.js';
 import {
   checkCanAccessRecipients,
   checkCanSendDirect,
@@ -28,6 +28,7 @@ import { checkTopicAllowed, findChannel, resolveDirectRecipients } from './recip
 import { followsWhereMentioned, policyForSend, userTopicEvent } from './topicPolicy.js';
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
+import { enqueueMessageNotifications } from '../notifications.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -67,16 +68,6 @@ async function conversationId(actor: RealmActor, target: { streamId: number } | 
   const id = await ensureConversation(actor.sql, actor.realm.id, target);
   m.putConversation({ id, streamId: 'streamId' in target ? target.streamId : null, userIds: 'userIds' in target ? target.userIds : null });
   return id;
-}
-
-function checkGroupMentions(actor: RealmActor, sender: User, groupIds: number[]): void {
-  for (const id of groupIds) {
-    const group = actor.state.groups.get(id);
-    const setting = group?.settings.can_mention_group as GroupSettingValue | undefined;
-    if (group && setting !== undefined && !userInGroupSetting(actor.state, sender, setting)) {
-      throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
-    }
-  }
 }
 
 /** Whether the sender saw no earlier message of the topic (the send starts it for them). */
@@ -177,7 +168,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
   const { state } = actor;
   const a = resolveAddressee(actor, sender, input);
   const topicParticipants = await checkWildcards(actor, sender, a, rendered);
-  checkGroupMentions(actor, sender, rendered.mentionedGroupIds);
+  checkGroupMentions(actor, sender, rendered);
   const recipientId = await conversationId(actor, a.conversation);
   const now = new Date();
   const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -198,8 +189,8 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
     lastMovedTime: null,
     editHistory: null,
     isMeMessage: rendered.isMeMessage,
-    hasLink: rendered.links.length > 0,
-    hasImage: /<img |class="message_inline_image/.test(rendered.html),
+    hasLink: rendered.hasLink,
+    hasImage: rendered.hasImage,
     hasAttachment: rendered.links.some((l) => l.includes('/user_uploads/')),
     client: input.client,
     recipientsListed: false,
@@ -249,6 +240,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
         localId: input.localId,
         publicChannel: !!stream && !stream.inviteOnly,
       });
+      enqueueMessageNotifications(actor, message, bits);
     },
     undo() {
       for (const u of undo.reverse()) u();

@@ -5,6 +5,9 @@ import type { RealmActor } from '../../realm/actor.js';
 import { realmUrl } from '../../realm/urls.js';
 import { realmSettingsState } from '../../realm/realmSettingsView.js';
 import { REALM_LIMITS, longpollTimeoutSeconds } from '../limits.js';
+import { wantsLinkifierUrlTemplate, type CapabilityHolder } from '../shape.js';
+import { listLinkifiers } from '../../actions/linkifiers.js';
+import { listPlaygrounds } from '../../actions/playgrounds.js';
 
 /** Distinguishes server processes to clients (Zulip's server_generation): the start time. */
 const SERVER_GENERATION = Date.now();
@@ -91,6 +94,15 @@ export function realmSection(actor: RealmActor): Record<string, unknown> {
   };
 }
 
+/** The realm's linkifiers in order; clients without `linkifier_url_template` get [] (as on Zulip). */
+export function realmLinkifiersSection(actor: RealmActor, _user: unknown, args: CapabilityHolder): Record<string, unknown> {
+  return { realm_linkifiers: wantsLinkifierUrlTemplate(args) ? listLinkifiers(actor) : [] };
+}
+
+export function realmPlaygroundsSection(actor: RealmActor): Record<string, unknown> {
+  return { realm_playgrounds: listPlaygrounds(actor) };
+}
+
 /**
  * Sections for realm-wide data whose features do not exist here (yet), with their honest
  * value. A feature that adds its own entry to `sections` in state.ts replaces these.
@@ -100,9 +112,6 @@ export const fallbackSections = {
   realm_emoji: () => ({ realm_emoji: {} }),
   /** The pre-FL-176 linkifier format: always empty, as on Zulip (old clients cannot render templates). */
   realm_filters: () => ({ realm_filters: [] }),
-  /** Linkifiers and code playgrounds: none until those features exist. */
-  realm_linkifiers: () => ({ realm_linkifiers: [] }),
-  realm_playgrounds: () => ({ realm_playgrounds: [] }),
   /** Allowed signup domains: the realm does not restrict signups by domain. */
   realm_domains: () => ({ realm_domains: [] }),
   /** No Zoom integration is configured. */

@@ -1,0 +1,70 @@
+// The job interface shared by both runners (BullMQ, in-process) and the processors.
+import type { Config } from '../config.js';
+import type { Sql } from '../db/connect.js';
+import type { Logger } from '../log.js';
+import type { RealmRegistry } from '../realm/registry.js';
+
+export interface JobOptions {
+  /** Tries in all, the first included (default: the job's own, else 1). */
+  attempts?: number;
+  /** Base of the exponential backoff between tries: backoffMs, 2·backoffMs, 4·backoffMs… */
+  backoffMs?: number;
+  /** Wait before the first try. */
+  delayMs?: number;
+}
+
+/** What processors may use: the worker process's services and its active realm actors. */
+export interface JobDeps {
+  config: Config;
+  sql: Sql;
+  log: Logger;
+  registry: RealmRegistry;
+}
+
+export interface JobContext {
+  deps: JobDeps;
+  /** 1 on the first try. */
+  attempt: number;
+  log: Logger;
+}
+
+/**
+ * One kind of job: a plain async function and its retry policy. Data crosses Redis as JSON,
+ * so it must be plain data; the in-process runner copies it through JSON too, so a processor
+ * sees the same thing under both runners.
+ */
+export interface JobDefinition<D = never> {
+  run(data: D, ctx: JobContext): Promise<void>;
+  attempts?: number;
+  backoffMs?: number;
+}
+
+// `any` lets tables of differently typed definitions share one index type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JobTable = Record<string, JobDefinition<any>>;
+
+export type JobData<D> = D extends JobDefinition<infer T> ? T : never;
+
+export interface JobRunner<T extends JobTable = JobTable> {
+  /** Queues a job; resolves once it is accepted (stored in Redis, or queued in memory). */
+  enqueue<N extends keyof T & string>(name: N, data: JobData<T[N]>, opts?: JobOptions): Promise<void>;
+  /** Runs a job now and then every `everyMs` in this process (jobs that work on this process's realms). */
+  every<N extends keyof T & string>(name: N, everyMs: number, data: JobData<T[N]>): Promise<void>;
+  /** Starts consuming; jobs queued before wait for it. */
+  start(deps: JobDeps): void;
+  /** Stops schedules and consumers; waits for the jobs in flight (in-process: for every queued job). */
+  close(): Promise<void>;
+}
+
+/** A failure that another try cannot fix: the job fails at once. */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+/** The wait before try `attempt + 1` after try `attempt` failed (BullMQ's exponential backoff). */
+export const backoffDelay = (backoffMs: number, attempt: number) => Math.round(backoffMs * 2 ** (attempt - 1));
+
+export const describeError = (err: unknown) => (err instanceof Error ? err.message : String(err));

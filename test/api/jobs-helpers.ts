@@ -1,0 +1,203 @@
+// Helpers of the jobs tests: a server of their own (jobs settings are per process), a client
+// bound to it, and a fake push relay.
+import http from 'node:http';
+import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { inject } from 'vitest';
+import { startServer, stopServer } from '../helpers/globalSetup.js';
+import { encodeForm, type Client, type Params, type Reply } from '../helpers/client.js';
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface OwnServer {
+  port: number;
+  /** REDIS_PREFIX of the server. */
+  prefix: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A server on the test database with extra settings. With `redis`, jobs go through BullMQ
+ * under a prefix of its own, whose keys are removed on stop.
+ */
+export async function startOwnServer(env: Record<string, string>, redis: boolean): Promise<OwnServer> {
+  const prefix = `jobs-e2e-${process.pid}-${Date.now().toString(36)}:`;
+  const s = await startServer({
+    DATABASE_URL: inject('databaseUrl'),
+    DEMO_REALM: 'false',
+    REDIS_URL: redis ? REDIS_URL : '',
+    REDIS_PREFIX: prefix,
+    ...env,
+  });
+  return {
+    ...s,
+    prefix,
+    async stop() {
+      await stopServer(s.proc);
+      if (redis) await removeRedisKeys(prefix);
+    },
+  };
+}
+
+/** Every Redis key that starts with the prefix. */
+export async function redisKeys(prefix: string): Promise<string[]> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    const out: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      out.push(...keys);
+    } while (cursor !== '0');
+    return out;
+  } finally {
+    await redis.quit();
+  }
+}
+
+export async function removeRedisKeys(prefix: string): Promise<void> {
+  const keys = await redisKeys(prefix);
+  if (keys.length === 0) return;
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await redis.del(...keys);
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** A test client's user, speaking to another server than the shared one. */
+export class OwnClient {
+  constructor(
+    readonly port: number,
+    readonly user: Client,
+  ) {}
+
+  get userId(): number {
+    return this.user.userId!;
+  }
+
+  request(method: string, path: string, params: Params = {}): Promise<Reply> {
+    const encoded = encodeForm(params);
+    const inQuery = method === 'GET' || method === 'DELETE';
+    const headers: Record<string, string> = {
+      Host: `${this.user.subdomain}.localhost:${this.port}`,
+      Authorization: 'Basic ' + Buffer.from(`${this.user.email}:${this.user.apiKey}`).toString('base64'),
+    };
+    if (!inQuery) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const path_ = `/api/v1${path}${inQuery && encoded ? `?${encoded}` : ''}`;
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: this.port, method, path: path_, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: Reply['body'];
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = { __text: text };
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+      });
+      req.on('error', reject);
+      if (!inQuery) req.write(encoded);
+      req.end();
+    });
+  }
+
+  get(path: string, params?: Params) {
+    return this.request('GET', path, params);
+  }
+  post(path: string, params?: Params) {
+    return this.request('POST', path, params);
+  }
+  patch(path: string, params?: Params) {
+    return this.request('PATCH', path, params);
+  }
+  delete(path: string, params?: Params) {
+    return this.request('DELETE', path, params);
+  }
+
+  /** Succeeds or throws with the reply. */
+  async ok(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, params?: Params): Promise<Reply['body']> {
+    const r = await this.request(method, path, params);
+    if (r.status !== 200) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+}
+
+export interface RelayRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  at: number;
+}
+
+/** A push relay that records every request; `failNext(n)` makes the next n answer 503. */
+export class FakeRelay {
+  readonly requests: RelayRequest[] = [];
+  private failures = 0;
+  private readonly server: http.Server;
+
+  private constructor() {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const status = this.failures > 0 ? 503 : 200;
+        if (this.failures > 0) this.failures--;
+        let body: RelayRequest['body'];
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          body = { __unparsed: Buffer.concat(chunks).toString('utf8') };
+        }
+        this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, status, at: Date.now() });
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(status === 200 ? { result: 'success', msg: '' } : { result: 'error', msg: 'relay down' }));
+      });
+    });
+  }
+
+  static async start(): Promise<FakeRelay> {
+    const relay = new FakeRelay();
+    await new Promise<void>((resolve) => relay.server.listen(0, '127.0.0.1', resolve));
+    return relay;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as net.AddressInfo).port}`;
+  }
+
+  failNext(n: number): void {
+    this.failures = n;
+  }
+
+  /** Requests about one message, delivered (2xx) or all. */
+  about(messageId: number, delivered = true): RelayRequest[] {
+    return this.requests.filter((r) => r.body.payload?.zulip_message_id === messageId && (!delivered || r.status === 200));
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
