@@ -101,7 +101,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
       queues.stop();
       leases.stop();
       await view.close();
-      worker.stop();
+      await worker.stop(); // jobs in flight finish before the database closes
       metricsServer?.close();
       await Promise.all([redis.quit(), subscriber.quit()]).catch((err: unknown) => wlog.debug({ err }, 'redis quit failed'));
       await db.close();

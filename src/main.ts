@@ -36,6 +36,11 @@ async function main(): Promise<void> {
     for (const a of worker.registry.actors()) n += a.events.queueCount;
     return n;
   });
+  metrics.gauge('chat_event_polls_parked', 'Long-polls parked in this process', () => {
+    let n = 0;
+    for (const a of worker.registry.actors()) n += a.events.parkedCount;
+    return n;
+  });
   const front = new FrontServer({
     config,
     router: new InProcessRouter(worker.handler),
@@ -54,7 +59,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     worker.registry.close(); // ends parked long-polls so the front can drain
     await front.close();
-    worker.stop();
+    await worker.stop();
     await db.close();
     log.flush?.();
     process.exit(0);

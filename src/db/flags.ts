@@ -37,16 +37,6 @@ export function flagNames(bits: number): string[] {
   return out;
 }
 
-/** The user's rows for these messages: message id → flags. */
-export async function loadFlags(sql: Sql, userId: number, messageIds: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  if (messageIds.length === 0) return out;
-  const rows = await sql<{ message_id: string; flags: number }[]>`
-    SELECT message_id, flags FROM message_flags WHERE user_id = ${userId} AND message_id = ANY(${messageIds}::int8[])`;
-  for (const r of rows) out.set(Number(r.message_id), r.flags);
-  return out;
-}
-
 /** Every user's row for one message: user id → flags. */
 export async function loadMessageFlagRows(sql: Sql, messageIds: number[]): Promise<Array<{ userId: number; messageId: number; flags: number }>> {
   if (messageIds.length === 0) return [];

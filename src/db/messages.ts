@@ -64,10 +64,6 @@ export async function loadMessages(sql: Sql, realmId: number, ids: number[]): Pr
   return rows.map(toMessage);
 }
 
-export async function loadMessage(sql: Sql, realmId: number, id: number): Promise<MessageRecord | null> {
-  return (await loadMessages(sql, realmId, [id]))[0] ?? null;
-}
-
 /** Draws `n` ids from the message id sequence (ascending). */
 export async function reserveMessageIds(sql: Sql, n: number): Promise<number[]> {
   const rows = await sql<{ id: string }[]>`SELECT nextval('messages_id_seq') AS id FROM generate_series(1, ${n})`;
@@ -227,14 +223,6 @@ export async function topicHasMessageIn(sql: Sql, streamId: number, topic: strin
   return rows.length > 0;
 }
 
-/** Ids of a topic's messages, optionally from a message on. */
-export async function topicMessageIds(sql: Sql, streamId: number, topic: string, fromId = 0): Promise<number[]> {
-  const rows = await sql<{ id: string }[]>`
-    SELECT id FROM messages WHERE stream_id = ${streamId} AND lower(topic) = lower(${topic}) AND id >= ${fromId}
-    ORDER BY id`;
-  return rows.map((r) => Number(r.id));
-}
-
 /** Distinct senders and reacters of a topic: Zulip's topic participants. */
 export async function topicParticipantIds(sql: Sql, streamId: number, topic: string): Promise<number[]> {
   const rows = await sql<{ user_id: number }[]>`
@@ -245,31 +233,25 @@ export async function topicParticipantIds(sql: Sql, streamId: number, topic: str
   return rows.map((r) => r.user_id);
 }
 
-/** Whether a channel has a message outside the empty topic. */
-export async function hasNonEmptyTopicMessage(sql: Sql, streamId: number): Promise<boolean> {
-  const rows = await sql`SELECT 1 FROM messages WHERE stream_id = ${streamId} AND topic <> '' LIMIT 1`;
-  return rows.length > 0;
-}
-
-export interface MessageChange {
-  content?: string;
-  renderedContent?: string;
-  isMeMessage?: boolean;
-  hasLink?: boolean;
-  hasImage?: boolean;
-  hasAttachment?: boolean;
-  mentionsStreamWildcard?: boolean;
-  lastEditTime?: Date;
+export interface ContentChange {
+  content: string;
+  renderedContent: string;
+  isMeMessage: boolean;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  mentionsStreamWildcard: boolean;
+  lastEditTime: Date;
   editHistory: EditHistoryEntry[];
 }
 
 /** Writes a content edit of one message. */
-export async function updateMessageContent(sql: Sql, id: number, c: MessageChange): Promise<void> {
+export async function updateMessageContent(sql: Sql, id: number, c: ContentChange): Promise<void> {
   await sql`
-    UPDATE messages SET content = ${c.content!}, rendered_content = ${c.renderedContent!},
-      is_me_message = ${c.isMeMessage!}, has_link = ${c.hasLink!}, has_image = ${c.hasImage!},
-      has_attachment = ${c.hasAttachment!}, mentions_stream_wildcard = ${c.mentionsStreamWildcard!},
-      last_edit_time = ${c.lastEditTime!}, edit_history = ${sql.json(c.editHistory as never)}
+    UPDATE messages SET content = ${c.content}, rendered_content = ${c.renderedContent},
+      is_me_message = ${c.isMeMessage}, has_link = ${c.hasLink}, has_image = ${c.hasImage},
+      has_attachment = ${c.hasAttachment}, mentions_stream_wildcard = ${c.mentionsStreamWildcard},
+      last_edit_time = ${c.lastEditTime}, edit_history = ${sql.json(c.editHistory as never)}
     WHERE id = ${id}`;
 }
 

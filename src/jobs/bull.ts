@@ -86,7 +86,8 @@ export class BullJobRunner<T extends JobTable> implements JobRunner<T> {
       const worker = new Worker(queue.name, (job: Job) => this.process(job, deps), {
         connection: this.workerConn,
         prefix: this.bullPrefix,
-        concurrency: this.concurrency,
+        // One run of a schedule at a time: a slow sweep does not overlap the next one.
+        concurrency: queue === this.local ? 1 : this.concurrency,
       });
       worker.on('failed', (job, err) => {
         if (!job) return;

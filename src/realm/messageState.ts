@@ -153,15 +153,4 @@ export class MessageState {
     if (!byKey) this.userTopics.set(t.userId, (byKey = new Map()));
     byKey.set(key, t);
   }
-
-  /** Every user's policy on one topic (for moves, which carry policies along). */
-  userTopicsOn(streamId: number, topic: string): UserTopic[] {
-    const key = topicKey(streamId, topic);
-    const out: UserTopic[] = [];
-    for (const byKey of this.userTopics.values()) {
-      const t = byKey.get(key);
-      if (t) out.push(t);
-    }
-    return out;
-  }
 }

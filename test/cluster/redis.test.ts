@@ -42,12 +42,12 @@ describe('Redis connections lost', () => {
     writers.forEach((w) => w.start());
     await sleep(1000);
 
-    // Two workers and a front, each with a command and a subscriber connection.
-    expect(await killRedisConnections()).toBe(6);
+    // Two workers and a front, each with (at least) a command and a subscriber connection.
+    expect(await killRedisConnections()).toBeGreaterThanOrEqual(6);
     await sleep(700);
     expect(await killRedisConnections()).toBeGreaterThan(0);
     await sleep(1500);
-    expect((await cluster.redisClientIds()).length).toBe(6);
+    expect((await cluster.redisClientIds()).length).toBeGreaterThanOrEqual(6);
 
     // Membership still works: a joining worker is seen and takes its realm over.
     await cluster.addWorker('w3');

@@ -27,12 +27,13 @@ export interface Proc {
 /** Fails (not skips) when Redis cannot be reached. */
 export async function requireRedis(url = REDIS_URL): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined);
+  let cause = '';
+  redis.on('error', (err: Error) => (cause = err.message));
   try {
     await redis.connect();
     await redis.ping();
   } catch (err) {
-    throw new Error(`cluster tests need Redis at ${url} (set TEST_REDIS_URL): ${(err as Error).message}`);
+    throw new Error(`cluster tests need Redis at ${url} (set TEST_REDIS_URL): ${cause || (err as Error).message}`);
   } finally {
     redis.disconnect();
   }

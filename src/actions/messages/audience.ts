@@ -13,6 +13,7 @@ export async function loadReader(actor: RealmActor, user: User): Promise<Reader>
   return buildReader(actor.state, user, await loadUserSubscriptionLog(actor.sql, user.id));
 }
 
+/** Every user's subscription periods on one channel. */
 async function channelRanges(actor: RealmActor, streamId: number): Promise<Map<number, IdRange[]>> {
   const logs = new Map<number, Array<{ event: string; messageIdAt: number }>>();
   for (const r of await loadChannelSubscriptionLog(actor.sql, streamId)) {
@@ -59,10 +60,10 @@ export async function readersOf(actor: RealmActor, messages: MessageRecord[]): P
     }
     const stream = state.streams.get(m.streamId);
     if (!stream) continue;
-    let ranges = rangesByStream.get(m.streamId);
-    if (!ranges) rangesByStream.set(m.streamId, (ranges = await channelRanges(actor, m.streamId)));
     for (const [userId, bits] of rows) if ((bits & Flag.HISTORICAL) === 0) received(userId, bits);
     if (!m.recipientsListed) {
+      let ranges = rangesByStream.get(m.streamId);
+      if (!ranges) rangesByStream.set(m.streamId, (ranges = await channelRanges(actor, m.streamId)));
       for (const [userId, r] of ranges) if (!readers.has(userId) && coveredBy(r, m.id)) received(userId, rows.get(userId) ?? 0);
     }
     for (const userId of state.subscriberIds(m.streamId)) {
