@@ -51,7 +51,12 @@ export interface SendResult {
   automatic_new_visibility_policy?: number;
 }
 
-/** A message id for the next send; ids are drawn from the sequence in blocks. */
+/**
+ * A message id for the next send, assigned when the send is checked rather than when it is
+ * written: the recipients are the subscribers at that moment, and subscription changes record
+ * the realm's highest id (maxMessageId), so both must follow the same order. Ids come from
+ * the global sequence in blocks; they increase within a realm, with gaps.
+ */
 async function takeMessageId(actor: RealmActor): Promise<number> {
   const m = actor.state.messaging;
   if (m.reservedIds.length === 0) m.reservedIds = await reserveMessageIds(actor.sql, ID_RESERVATION);
