@@ -14,10 +14,12 @@ import { appendResultsLine, buildRows, renderTable, writeJson } from './lib/repo
 import { basicAuth } from './lib/request-spec.js';
 import { attempt, failed, type Outcome, type RunResults } from './lib/results.js';
 import type { SeededRealm } from './lib/seed.js';
-import { freePorts, remoteTarget, startCluster, startLocalServer, targetEndpoints, type Target } from './lib/server.js';
+import { clusterRedisPrefix, freePorts, remoteTarget, startCluster, startLocalServer, targetEndpoints, type Target } from './lib/server.js';
+import { dropRedisKeys, redisUnreachable, runClusterOverhead } from './workloads/clusterOverhead.js';
 import { idleCapacity, idleUsersNeeded, runIdle } from './workloads/idle.js';
 import { openRealm, populateSendRealm, seedIdleRealm, seedRegisterRealm, type SeedContext } from './workloads/realms.js';
 import { runRegister } from './workloads/register.js';
+import { runRender } from './workloads/render.js';
 import { runSends, sendChannelNames } from './workloads/sends.js';
 
 const SERVER_PHASES: Phase[] = ['sends', 'users-me', 'register', 'idle'];
@@ -122,6 +124,36 @@ async function runWorkloads(
   }
 }
 
+/**
+ * Phases that need no target of the run: render runs in this process; cluster-overhead
+ * spawns both a one-process server and a 1-front/1-worker cluster of its own.
+ */
+async function runStandalonePhases(results: RunResults, opts: BenchOptions, runStamp: string): Promise<void> {
+  if (opts.phases.has('render')) {
+    results.workloads.render = await attempt(() =>
+      step('workload: render throughput', () => runRender(opts), (r) => {
+        const best = Math.max(...r.pools.map((p) => p.render.messagesPerSecond));
+        return `direct ${fmt(r.direct.messagesPerSecond)} msg/s, best pool ${fmt(best)} msg/s`;
+      }),
+    );
+  }
+  if (opts.phases.has('cluster-overhead')) {
+    const unreachable = opts.mode === 'url' ? null : await redisUnreachable(opts.redisUrl);
+    if (opts.mode === 'url') {
+      results.workloads.clusterOverhead = failed('needs spawned servers (not with --url)');
+    } else if (unreachable) {
+      results.workloads.clusterOverhead = failed(`no Redis at ${opts.redisUrl} (${unreachable}); pass --redis URL`);
+    } else {
+      results.workloads.clusterOverhead = await attempt(() =>
+        step('workload: cluster overhead (1 front, 1 worker vs one process)', () => runClusterOverhead(opts, runStamp), (r) =>
+          `GET /users/me ${fmt(r.cluster.usersMe.requestsPerSecond)} vs ${fmt(r.oneProcess.usersMe.requestsPerSecond)} req/s; ` +
+          `sends ${fmt(r.cluster.sends.saturated.sendsPerSecond)} vs ${fmt(r.oneProcess.sends.saturated.sendsPerSecond)}/s`,
+        ),
+      );
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
   const startedAt = new Date();
@@ -155,6 +187,13 @@ async function main(): Promise<void> {
     stopping = true;
     if (target) await target.stop().catch((err: unknown) => progress(`stopping the server: ${errorText(err)}`));
     await killTrackedChildren();
+    if (target && opts.mode === 'cluster') {
+      const prefix = clusterRedisPrefix({ runStamp });
+      await dropRedisKeys(opts.redisUrl, prefix).then(
+        (n) => progress(`deleted ${n} Redis keys under ${prefix}`),
+        (err: unknown) => progress(`could not delete Redis keys under ${prefix}: ${errorText(err)}`),
+      );
+    }
     if (db && !opts.keepDatabase) {
       await dropBenchDatabase(opts.pgAdminUrl, db).then(
         () => progress(`dropped database ${db?.name}`),
@@ -205,6 +244,9 @@ async function main(): Promise<void> {
         else results.baselines.pgConcurrent = outcome;
       }
     }
+
+    // Before the run's own target starts, so nothing else of ours competes for the CPU.
+    await runStandalonePhases(results, opts, runStamp);
 
     if (wantsServer) {
       const started = await attempt(() => step(`start target (${results.mode})`, () => startTarget(opts, db, runStamp), (t) => t.baseUrl));

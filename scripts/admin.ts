@@ -1,12 +1,14 @@
 // Operator CLI: create organizations and users. Prints one JSON object on stdout.
 //   npm run admin -- create-realm --subdomain S --name N --owner-email E --owner-password P [--owner-name F]
 //   npm run admin -- create-user --realm S --email E --password P --full-name F [--role 100|200|300|400|600]
+//   npm run admin -- create-users --realm S --count N --email-prefix P [--email-domain D] [--role R] [--full-name-prefix F]
 // Works against DATABASE_URL, or the embedded database under DATA_DIR (also while the server runs).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { createRealm } from '../src/actions/realms.js';
 import { insertNewUser } from '../src/actions/users.js';
+import { createUsersInBulk } from './bulkUsers.js';
 import { findRealmBySubdomain } from '../src/db/realms.js';
 import { recordRealmChange } from '../src/db/changes.js';
 import { ApiError } from '../src/http/errors.js';
@@ -14,6 +16,8 @@ import { ApiError } from '../src/http/errors.js';
 const USAGE = `usage:
   admin create-realm --subdomain S --name N --owner-email E --owner-password P [--owner-name F]
   admin create-user --realm S --email E --password P --full-name F [--role 100|200|300|400|600]
+  admin create-users --realm S --count N --email-prefix P [--email-domain D] [--role R] [--full-name-prefix F]
+    (emails P1@D .. PN@D, D defaults to example.com; no password: API keys only)
 (--subdomain "" / --realm "" name the root realm)`;
 
 function required(values: Record<string, string | undefined>, name: string): string {
@@ -30,10 +34,19 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       subdomain: { type: 'string' }, name: { type: 'string' }, 'owner-email': { type: 'string' },
       'owner-password': { type: 'string' }, 'owner-name': { type: 'string' }, realm: { type: 'string' },
       email: { type: 'string' }, password: { type: 'string' }, 'full-name': { type: 'string' }, role: { type: 'string' },
+      count: { type: 'string' }, 'email-prefix': { type: 'string' }, 'email-domain': { type: 'string' },
+      'full-name-prefix': { type: 'string' },
     },
     strict: true,
   });
-  if (command !== 'create-realm' && command !== 'create-user') throw new Error(USAGE);
+  if (command !== 'create-realm' && command !== 'create-user' && command !== 'create-users') throw new Error(USAGE);
+  const role = values.role === undefined ? 400 : Number(values.role);
+  const count = Number(values.count);
+  if (command === 'create-users') {
+    required(values, 'realm');
+    if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new Error('--count must be a whole number from 1 to 100000');
+    required(values, 'email-prefix');
+  }
   const config = loadConfig();
   const db = await connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, role: 'tool', max: 1 });
   try {
@@ -50,7 +63,16 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     const subdomain = required(values, 'realm');
     const realm = await findRealmBySubdomain(db.sql, subdomain);
     if (!realm) throw new Error(`no realm with subdomain '${subdomain}'`);
-    const role = values.role === undefined ? 400 : Number(values.role);
+    if (command === 'create-users') {
+      const users = await createUsersInBulk(db.sql, realm.id, {
+        count,
+        emailPrefix: required(values, 'email-prefix'),
+        emailDomain: values['email-domain'] ?? 'example.com',
+        fullNamePrefix: values['full-name-prefix'] ?? 'User',
+        role,
+      });
+      return { realm_id: realm.id, subdomain: realm.stringId, users };
+    }
     const user = await insertNewUser(db.sql, realm.id, {
       email: required(values, 'email'),
       password: required(values, 'password'),

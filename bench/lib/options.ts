@@ -2,7 +2,7 @@
 
 export type TargetMode = 'local' | 'cluster' | 'url';
 
-export const PHASES = ['uws', 'pg', 'sends', 'users-me', 'register', 'idle'] as const;
+export const PHASES = ['uws', 'pg', 'sends', 'users-me', 'register', 'idle', 'render', 'cluster-overhead'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -68,7 +68,8 @@ Sizes and durations
   --register-channels N  channels of the register realm (default 1000; quick 20)
   --register-concurrency N  concurrent clients of the register storm (default 8)
   --seed-concurrency N   concurrent API calls while seeding (default 16)
-  --seed-users api|cli   create users through POST /users (default) or the admin CLI
+  --seed-users api|cli   create users with one bulk admin create-users (cli, the default; no
+                         passwords) or through POST /users (api: scrypt per user, ~9 users/s)
 
 Selection and plumbing
   --only a,b             run only these phases: ${PHASES.join(', ')}
@@ -76,7 +77,8 @@ Selection and plumbing
   --port P               port for the spawned server (default: a free one)
   --pg URL               admin connection for creating the bench database
                          (default postgres://postgres@127.0.0.1:5432/postgres)
-  --redis URL            REDIS_URL for --cluster (default redis://127.0.0.1:6379)
+  --redis URL            REDIS_URL for --cluster and the cluster-overhead phase
+                         (default redis://127.0.0.1:6379; that phase is n/a without it)
   --keep-db              do not drop the bench database at the end
 `;
 
@@ -148,7 +150,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   const skip = text('skip');
   if (skip !== undefined) for (const p of parsePhases(skip)) phases.delete(p);
 
-  const seedUsersVia = text('seed-users') ?? 'api';
+  const seedUsersVia = text('seed-users') ?? 'cli';
   if (seedUsersVia !== 'api' && seedUsersVia !== 'cli') throw new Error('--seed-users is api or cli');
 
   return {

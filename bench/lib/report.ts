@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { ThroughputFigures } from './baselines.js';
 import { fmt, ms } from './progress.js';
 import type { Outcome, Row, RowResult, RunResults } from './results.js';
+import { clusterOverheadRows, info, naRow, ratioText, renderRows } from './rows.js';
 import { REPO_ROOT, RESULTS_DIR } from './server.js';
 
 export const IDLE_BAR = 20_000;
@@ -18,14 +19,6 @@ function reason(o: Outcome<unknown> | undefined, fallback = 'skipped'): string {
   return o && !o.ok ? o.reason : fallback;
 }
 
-function ratioText(r: number): string {
-  return Number.isFinite(r) ? `${r >= 10 ? r.toFixed(1) : r.toFixed(2)}×` : '–';
-}
-
-function naRow(measure: string, bar: string, why: string): Row {
-  return { measure, value: 'n/a', baseline: '', ratio: '', bar, result: 'n/a', note: why };
-}
-
 /** A row compared with a bar: `higherIsBetter` ratio ≥ limit, else ratio ≤ limit. */
 function barRow(measure: string, shown: string, figure: number, baseShown: string, base: number | undefined, limit: number, higherIsBetter: boolean, note?: string): Row {
   const bar = `${higherIsBetter ? '≥' : '≤'} ${limit}×`;
@@ -35,10 +28,6 @@ function barRow(measure: string, shown: string, figure: number, baseShown: strin
   const r = figure / base;
   const pass = higherIsBetter ? r >= limit : r <= limit;
   return { measure, value: shown, baseline: baseShown, ratio: ratioText(r), bar, result: pass ? 'PASS' : 'MISS', note, figure, ratioValue: r };
-}
-
-function info(measure: string, shown: string, note?: string, figure?: number): Row {
-  return { measure, value: shown, baseline: '', ratio: '', bar: '', result: '', note, figure };
 }
 
 function cpuNote(target: number | null | undefined, load: number | null | undefined, targetName: string): string {
@@ -221,6 +210,8 @@ export function buildRows(r: RunResults, opts: { connections: number; senders: n
     rows.push(naRow('POST /register p95', '≤ 3×', reason(r.workloads.register)));
   }
 
+  rows.push(...renderRows(r.workloads.render), ...clusterOverheadRows(r.workloads.clusterOverhead));
+
   for (const s of r.seeding) {
     rows.push(info(`Seeding "${s.realm}" (${s.via})`, `${fmt(s.usersPerSecond, 1)} users/s`, `${fmt(s.users)} users, ${fmt(s.channels)} channels in ${fmt(s.seconds, 1)} s`));
   }
@@ -268,12 +259,25 @@ Columns:
 - **Idle**: parked long-polls answered by their heartbeat within interval + 2 s in every round after the parking round, of those parked (fewer than asked when the server's open-file limit is lower). Bar: 20,000, all.
 - **Register p95**: POST /register on the register realm; ratio to JSON.stringify of that response. Bar ≤ 3×.
 - **Bars**: bars met of bars measured (PASS* counts as met at a smaller size).
+- **Render**: messages/s through the render pool (server's default thread count, \`render()\` with many in flight); ratio to rendering in-thread in the same run. No bar.
+- **Cluster**: ratios of a 1-front/1-worker cluster to one process, measured back to back in the same run: GET /users/me req/s, and channel sends/s. No bar.
+
+These two columns were added later; older lines leave them empty.
 
 n/a means the workload could not run (endpoint missing or failing); the JSON file says why.
 
-| Date | Commit | Mode | uWS req/s | PG tx/s | PG p99 ×N | Sends/s | Send p99 | S→R p99 | /users/me | Idle | Register p95 | Bars |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| Date | Commit | Mode | uWS req/s | PG tx/s | PG p99 ×N | Sends/s | Send p99 | S→R p99 | /users/me | Idle | Register p95 | Bars | Render | Cluster |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 `;
+
+/** "/users/me 0.85×, sends 0.90×" from the cluster-overhead rows. */
+function clusterCell(rows: Row[]): string {
+  const ratio = (prefix: string) => rows.find((row) => row.measure.startsWith(prefix))?.ratioValue;
+  const me = ratio('Cluster 1f/1w GET /users/me (');
+  const sends = ratio('Cluster 1f/1w sends/s');
+  if (me === undefined && sends === undefined) return 'n/a';
+  return `/users/me ${me === undefined ? 'n/a' : ratioText(me)}, sends ${sends === undefined ? 'n/a' : ratioText(sends)}`;
+}
 
 export function appendResultsLine(r: RunResults, rows: Row[]): void {
   const find = (prefix: string) => rows.find((row) => row.measure.startsWith(prefix));
@@ -299,6 +303,8 @@ export function appendResultsLine(r: RunResults, rows: Row[]): void {
     idle && idle.result !== 'n/a' ? `${idle.value} ${idle.result}` : 'n/a',
     cell(find('POST /register p95'), ms),
     `${passes}/${measured}`,
+    cell(find('Render pool ×'), (n) => fmt(n)),
+    clusterCell(rows),
   ];
   if (!existsSync(RESULTS_MD)) writeFileSync(RESULTS_MD, RESULTS_HEADER);
   appendFileSync(RESULTS_MD, `| ${line.join(' | ')} |\n`);

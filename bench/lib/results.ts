@@ -1,7 +1,9 @@
 // The shape of one run's results (written whole to bench/results/<stamp>.json).
 
+import type { ClusterOverheadResult } from '../workloads/clusterOverhead.js';
 import type { IdleWorkloadResult } from '../workloads/idle.js';
 import type { RegisterResult } from '../workloads/register.js';
+import type { RenderWorkloadResult } from '../workloads/render.js';
 import type { SendsResult } from '../workloads/sends.js';
 import type { CommitFigures, ThroughputFigures } from './baselines.js';
 import { errorText } from './progress.js';
@@ -39,6 +41,8 @@ export interface RunResults {
     usersMe?: Outcome<ThroughputFigures>;
     register?: Outcome<RegisterResult>;
     idle?: Outcome<IdleWorkloadResult>;
+    render?: Outcome<RenderWorkloadResult>;
+    clusterOverhead?: Outcome<ClusterOverheadResult>;
   };
   rows?: Row[];
 }

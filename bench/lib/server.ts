@@ -43,6 +43,8 @@ export interface SpawnSettings {
   heartbeatSeconds: number;
   redisUrl: string;
   runStamp: string;
+  /** REDIS_PREFIX of a spawned cluster (default bench-<runStamp>:), so runs sharing a Redis stay apart. */
+  redisPrefix?: string;
 }
 
 async function waitForHealth(baseUrl: string, host: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
@@ -153,11 +155,15 @@ export function startLocalServer(settings: SpawnSettings): Promise<Target> {
   return spawnTarget('dist/src/main.js', [], {}, settings, 'server');
 }
 
+export function clusterRedisPrefix(settings: Pick<SpawnSettings, 'runStamp' | 'redisPrefix'>): string {
+  return settings.redisPrefix ?? `bench-${settings.runStamp}:`;
+}
+
 export function startCluster(settings: SpawnSettings, fronts: number, workers: number): Promise<Target> {
   return spawnTarget(
     'dist/cluster/launch.js',
     ['--fronts', String(fronts), '--workers', String(workers)],
-    { REDIS_URL: settings.redisUrl },
+    { REDIS_URL: settings.redisUrl, REDIS_PREFIX: clusterRedisPrefix(settings) },
     settings,
     'cluster',
     fronts,

@@ -5,7 +5,49 @@ import { unauthorized } from '../http/errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../realm/types.js';
 
+/**
+ * Headers that authenticated recently, per realm: the full Authorization value → the user it
+ * named, with the key and email it was checked against. A client sends the same header on
+ * every request, so a hit skips decoding it and hashing the key. A hit is re-checked against
+ * the user as they are now (key compared in constant time, email, active), so a changed key,
+ * email or deactivation takes effect on the next request.
+ */
+interface KnownHeader {
+  userId: number;
+  apiKey: string;
+  deliveryEmail: string;
+}
+
+const MAX_KNOWN_HEADERS = 10_000;
+const knownHeaders = new WeakMap<RealmActor, Map<string, KnownHeader>>();
+
+function knownUser(actor: RealmActor, header: string): User | null {
+  const known = knownHeaders.get(actor)?.get(header);
+  if (!known) return null;
+  const user = actor.state.users.get(known.userId);
+  if (user && user.deliveryEmail === known.deliveryEmail && secretsEqual(user.apiKey, known.apiKey)) return user;
+  knownHeaders.get(actor)!.delete(header);
+  return null;
+}
+
+function remember(actor: RealmActor, header: string, user: User): void {
+  let map = knownHeaders.get(actor);
+  if (!map) knownHeaders.set(actor, (map = new Map()));
+  if (map.size >= MAX_KNOWN_HEADERS) map.clear();
+  map.set(header, { userId: user.id, apiKey: user.apiKey, deliveryEmail: user.deliveryEmail });
+}
+
+function checkUsable(actor: RealmActor, user: User): User {
+  if (actor.realm.deactivated) throw unauthorized('This organization has been deactivated');
+  if (!user.isActive) throw unauthorized('Account is deactivated');
+  return user;
+}
+
 export function authenticate(actor: RealmActor, header: string | undefined): User {
+  if (header) {
+    const known = knownUser(actor, header);
+    if (known) return checkUsable(actor, known);
+  }
   const creds = parseBasicAuth(header);
   if (!creds) throw unauthorized();
   const key = creds.password;
@@ -14,7 +56,7 @@ export function authenticate(actor: RealmActor, header: string | undefined): Use
   if (!user || !secretsEqual(user.apiKey, key) || user.deliveryEmail.toLowerCase() !== creds.username.trim().toLowerCase()) {
     throw unauthorized('Invalid API key');
   }
-  if (actor.realm.deactivated) throw unauthorized('This organization has been deactivated');
-  if (!user.isActive) throw unauthorized('Account is deactivated');
+  checkUsable(actor, user);
+  remember(actor, header!, user);
   return user;
 }

@@ -4,7 +4,8 @@ import type { Sql } from './connect.js';
 export interface RealmChange {
   id: string;
   realm_id: number;
-  kind: 'user';
+  /** 'user': one user written (object_id); 'users': many users written at once (object_id null). */
+  kind: 'user' | 'users';
   object_id: number | null;
 }
 

@@ -89,3 +89,36 @@ export async function findUserIdByEmail(sql: Sql, realmId: number, email: string
     SELECT id FROM users WHERE realm_id = ${realmId} AND lower(delivery_email) = ${email.toLowerCase()}`;
   return rows[0]?.id ?? null;
 }
+
+/** The addresses among `emails` already used in the realm (lower-cased). */
+export async function takenEmails(sql: Sql, realmId: number, emails: string[]): Promise<Set<string>> {
+  const lower = emails.map((e) => e.toLowerCase());
+  const rows = await sql<{ email: string }[]>`
+    SELECT lower(delivery_email) AS email FROM users WHERE realm_id = ${realmId} AND lower(delivery_email) = ANY(${lower})`;
+  return new Set(rows.map((r) => r.email));
+}
+
+export interface InsertedUser {
+  id: number;
+  delivery_email: string;
+  api_key: string;
+}
+
+/** One multi-row INSERT for many users (no password hashing happens here). */
+export async function insertUsers(sql: Sql, users: NewUser[]): Promise<InsertedUser[]> {
+  const rows = users.map((u) => ({
+    realm_id: u.realmId,
+    delivery_email: u.deliveryEmail,
+    full_name: u.fullName,
+    password_hash: u.passwordHash,
+    api_key: u.apiKey,
+    role: u.role,
+    is_bot: u.isBot ?? false,
+    bot_type: u.botType ?? null,
+    bot_owner_id: u.botOwnerId ?? null,
+    timezone: u.timezone ?? '',
+    can_create_users: u.canCreateUsers ?? false,
+    settings: sql.json((u.settings ?? {}) as never),
+  }));
+  return sql<InsertedUser[]>`INSERT INTO users ${sql(rows as never)} RETURNING id, delivery_email, api_key`;
+}

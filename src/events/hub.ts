@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors.js';
 import { EventQueue, type ChatEvent, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
 import { buildMessageFilter } from './narrow.js';
 import { acceptsEvent } from './shape.js';
+import { eventJson } from './eventJson.js';
 
 export interface HubLimits {
   heartbeatSeconds: number;
@@ -25,17 +26,28 @@ export const DEFAULT_QUEUE_LIFESPAN_SECONDS = 600;
 export const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
 /** Zulip waits 45 s plus up to 10 s of jitter; the jitter spreads heartbeats of many clients. */
 const MAX_HEARTBEAT_JITTER_SECONDS = 10;
+/** Shortest time between two answers to a queue's parked polls while events stream in. */
+const MIN_ANSWER_INTERVAL_MS = 10;
 
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
 
-/** Rough size of an event in the queue's byte budget (its JSON text plus the id). */
-const eventSize = (event: ChatEvent) => JSON.stringify(event).length + 12;
+/**
+ * Rough size of an event in the queue's byte budget (its JSON text plus the id). A message
+ * object's JSON is made once per send and shape (see eventJson) and reused by poll answers.
+ */
+const eventSize = (event: ChatEvent) => eventJson(event).length + 12;
 
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly pollsByRequest = new Map<string, EventQueue>();
+  /** Queues with a parked poll and new events, answered at the end of this turn (see wake). */
+  private readonly woken = new Set<EventQueue>();
+  private wakeScheduled = false;
+  /** Queues whose answer waits for MIN_ANSWER_INTERVAL_MS to pass (see wake). */
+  private readonly delayed = new Set<EventQueue>();
+  private delayTimer: NodeJS.Timeout | null = null;
 
   /**
    * Told when a queue is created, deleted or gets an event (cluster mode copies changed
@@ -122,10 +134,48 @@ export class EventHub {
             if (!(delivered = this.deliver(queue, event, eventSize(event)))) break;
           }
         }
-        // A parked poll ends once, with everything this publish queued.
-        if (delivered && queue.parked && queue.hasPending) this.finishPoll(queue, queue.pending());
+        // A parked poll ends once, with everything queued in this turn of the event loop.
+        if (delivered && queue.parked && queue.hasPending) this.wake(queue);
       }
     }
+  }
+
+  /**
+   * Ends the queue's parked poll once the current synchronous work is done: a committed
+   * batch of sends publishes its messages one after the other, and each waiting client gets
+   * them all in one response instead of the first alone (then the rest on its next poll).
+   * A queue answered less than MIN_ANSWER_INTERVAL_MS ago waits out the rest of that
+   * interval, so that under a stream of events each client gets them in few responses (one
+   * per interval at most) rather than one response per commit; an isolated event still
+   * goes out at once.
+   */
+  private wake(queue: EventQueue): void {
+    this.woken.add(queue);
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    queueMicrotask(() => {
+      this.wakeScheduled = false;
+      const woken = [...this.woken];
+      this.woken.clear();
+      const now = Date.now();
+      for (const q of woken) {
+        if (!q.parked || !q.hasPending) continue;
+        if (now - q.lastAnswered >= MIN_ANSWER_INTERVAL_MS) this.finishPoll(q, q.pending());
+        else this.answerLater(q, q.lastAnswered + MIN_ANSWER_INTERVAL_MS - now);
+      }
+    });
+  }
+
+  /** Answers the queue's poll after `ms` (at most MIN_ANSWER_INTERVAL_MS), with one timer for all. */
+  private answerLater(queue: EventQueue, ms: number): void {
+    this.delayed.add(queue);
+    if (this.delayTimer) return;
+    this.delayTimer = setTimeout(() => {
+      this.delayTimer = null;
+      const delayed = [...this.delayed];
+      this.delayed.clear();
+      for (const q of delayed) if (q.parked && q.hasPending) this.finishPoll(q, q.pending());
+    }, ms);
   }
 
   /** Queues one event if the queue wants it; false when the queue overflowed and was dropped. */
@@ -181,6 +231,7 @@ export class EventHub {
     if (!parked) return;
     queue.parked = null;
     queue.lastConnection = Date.now();
+    if (events.length > 0) queue.lastAnswered = queue.lastConnection;
     clearTimeout(parked.heartbeatTimer);
     this.pollsByRequest.delete(parked.requestId);
     parked.resolve(events);
@@ -200,6 +251,9 @@ export class EventHub {
 
   close(): void {
     this.onQueueChange = null;
+    if (this.delayTimer) clearTimeout(this.delayTimer);
+    this.delayTimer = null;
+    this.delayed.clear();
     for (const queue of [...this.queues.values()]) this.delete(queue);
   }
 

@@ -56,6 +56,8 @@ export class EventQueue {
   /** Id of the newest event the client acknowledged; null until something was pruned. */
   newestPrunedId: number | null = null;
   lastConnection = Date.now();
+  /** When a poll was last answered with events (see EventHub.wake); 0 before that. */
+  lastAnswered = 0;
   parked: ParkedPoll | null = null;
 
   constructor(readonly opts: QueueOptions, id: string = randomUUID()) {

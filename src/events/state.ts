@@ -12,7 +12,7 @@ import {
   realmUserSettingsDefaults,
   userSettingsSection,
 } from './sections/settings.js';
-import { formatGroups } from '../realm/groupView.js';
+import { realmUserGroups } from './sections/groups.js';
 import { realmUserSettingsDefaultsState } from '../realm/realmSettingsView.js';
 import { botsVisibleTo, formatBot } from '../actions/bots.js';
 import { listFolders } from '../actions/folders.js';
@@ -50,7 +50,7 @@ const sections: Record<string, Section> = {
     return { realm_default_streams: defaultStreamIds(actor.state, user) };
   },
   realm_user_groups(actor, _user, args) {
-    return { realm_user_groups: formatGroups(actor.state, args.client_capabilities.include_deactivated_groups === true) };
+    return { realm_user_groups: realmUserGroups(actor.state, args.client_capabilities.include_deactivated_groups === true) };
   },
   realm_bot(actor, user) {
     return { realm_bots: botsVisibleTo(actor, user).map((b) => formatBot(actor, b)) };

@@ -8,10 +8,11 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { ApiRequest, ApiResponse, Router } from '../realm/router.js';
 import { subdomainFromHost } from '../realm/urls.js';
-import { routeTable } from '../api/routes.js';
+import { routeTable, type RouteMatch } from '../api/routes.js';
 import { ApiError } from './errors.js';
 import { parseBody, parseQuery } from './body.js';
 import type { RawParams } from './params.js';
+import { bodyJson } from '../events/eventJson.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
@@ -35,17 +36,50 @@ interface Pending {
   res: HttpResponse;
 }
 
-function send(p: Pending, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+/** Status lines, built once: `200 OK`. */
+const STATUS_LINE = new Map<number, string>();
+const statusLine = (status: number): string => {
+  let line = STATUS_LINE.get(status);
+  if (line === undefined) STATUS_LINE.set(status, (line = `${status} ${STATUS_TEXT[status] ?? ''}`));
+  return line;
+};
+
+function send(p: Pending, status: number, body: unknown, headers?: Record<string, string>, contentType = 'application/json'): void {
   if (p.aborted) return;
   p.aborted = true;
-  const text = typeof body === 'string' ? body : JSON.stringify(body) + '\n';
-  p.res.cork(() => {
-    p.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
-    p.res.writeHeader('Content-Type', contentType);
-    for (const [k, v] of Object.entries(headers)) p.res.writeHeader(k, v);
-    p.res.end(text);
+  const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
+  const res = p.res;
+  res.cork(() => {
+    res.writeStatus(statusLine(status));
+    res.writeHeader('Content-Type', contentType);
+    if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
+    res.end(text);
   });
 }
+
+/**
+ * Routes of paths without parameters (`/users/me`, `/events`, `/messages`), by method and
+ * path: most requests go to a few of these, and matching walks the whole table. Only such
+ * routes are kept, so the cache is as small as the route table.
+ */
+const staticRoutes = new Map<string, RouteMatch & { kind: 'found' }>();
+
+function matchRoute(method: string, path: string): RouteMatch {
+  const key = `${method} ${path}`;
+  const known = staticRoutes.get(key);
+  if (known) return { kind: 'found', endpoint: known.endpoint, pathParams: {} };
+  const match = routeTable.match(method, path);
+  if (match.kind === 'found' && match.endpoint.path === path) staticRoutes.set(key, match);
+  return match;
+}
+
+/**
+ * Request ids: unique per process start (a random prefix) and cheap per request (a counter),
+ * so that two fronts of a cluster never hand the same id to a worker.
+ */
+const REQUEST_ID_PREFIX = randomUUID().slice(0, 13);
+let requestCounter = 0;
+const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 
 export class FrontServer {
   private app: TemplatedApp;
@@ -93,7 +127,7 @@ export class FrontServer {
   private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
     const started = performance.now();
     const p: Pending = { res, aborted: false };
-    const id = randomUUID();
+    const id = nextRequestId();
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl();
     const query = req.getQuery() ?? '';
@@ -103,7 +137,7 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
     const subdomain = subdomainFromHost(this.o.config, host);
     let routeLabel = 'unmatched';
     let userId: number | undefined;
@@ -111,8 +145,7 @@ export class FrontServer {
     const finish = (r: ApiResponse) => {
       send(p, r.status, r.body, r.headers);
       const ms = performance.now() - started;
-      this.o.metrics.requests.inc({ route: routeLabel, method, status: String(r.status) });
-      this.o.metrics.latency.observe({ route: routeLabel, method }, ms / 1000);
+      this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
       this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
     const fail = (err: ApiError) =>
@@ -135,7 +168,7 @@ export class FrontServer {
       return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
     }
     const path = url.slice(API_PREFIX.length) || '/';
-    const match = routeTable.match(method, path);
+    const match = matchRoute(method, path);
     if (match.kind === 'not_found') return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
     if (match.kind === 'method_not_allowed') {
       return finish({ status: 405, body: { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED', allowed_methods: match.allowed } });
@@ -145,7 +178,9 @@ export class FrontServer {
       return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
 
-    const chunks: Buffer[] = [];
+    // Most bodies arrive in one chunk: that one is parsed in place (uWS's buffer is valid
+    // during the callback and parsing copies what it keeps); only split bodies are copied.
+    let chunks: Buffer[] | null = null;
     let received = 0;
     this.inFlight++;
     counted = true;
@@ -157,12 +192,15 @@ export class FrontServer {
         fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
         return;
       }
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (!isLast) return;
+      if (!isLast) {
+        (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+        return;
+      }
       let params: RawParams;
       try {
         params = parseQuery(query);
-        parseBody(Buffer.concat(chunks), contentType, params);
+        const body = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : Buffer.from(chunk);
+        parseBody(body, contentType, params);
       } catch (err) {
         release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));

@@ -1,24 +1,80 @@
 // Prometheus metrics: request counts and latency per route, active realm actors, queues.
 import client from 'prom-client';
 
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60];
+
+interface RouteLatency {
+  route: string;
+  method: string;
+  /** Requests per bucket (not cumulative); the last one is above the largest bound. */
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+interface MetricValue {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+/**
+ * A metric the registry renders from `get()`. Request counts and latencies are kept in plain
+ * maps keyed by route and method (one lookup and a few additions per request) and turned into
+ * Prometheus samples only when scraped.
+ */
+function scrapedMetric(registry: client.Registry, name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]): void {
+  const metric = {
+    name,
+    help,
+    type,
+    aggregator: 'sum' as const,
+    get: () => ({ name, help, type, aggregator: 'sum', values: values() }),
+    reset: () => {},
+  };
+  registry.registerMetric(metric as unknown as client.Metric);
+}
+
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly requests = new client.Counter({
-    name: 'chat_http_requests_total',
-    help: 'API requests by route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly latency = new client.Histogram({
-    name: 'chat_http_request_duration_seconds',
-    help: 'API request latency by route (long-polls included)',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
-    registers: [this.registry],
-  });
+  private readonly requestCounts = new Map<string, { route: string; method: string; status: string; count: number }>();
+  private readonly latencies = new Map<string, RouteLatency>();
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry });
+    scrapedMetric(this.registry, 'chat_http_requests_total', 'API requests by route, method and status', 'counter', () =>
+      [...this.requestCounts.values()].map((c) => ({ labels: { route: c.route, method: c.method, status: c.status }, value: c.count })),
+    );
+    scrapedMetric(this.registry, 'chat_http_request_duration_seconds', 'API request latency by route (long-polls included)', 'histogram', () => {
+      const out: MetricValue[] = [];
+      for (const l of this.latencies.values()) {
+        let cumulative = 0;
+        LATENCY_BUCKETS.forEach((le, i) => {
+          cumulative += l.buckets[i]!;
+          out.push({ metricName: 'chat_http_request_duration_seconds_bucket', labels: { le, route: l.route, method: l.method }, value: cumulative });
+        });
+        out.push({ metricName: 'chat_http_request_duration_seconds_bucket', labels: { le: '+Inf', route: l.route, method: l.method }, value: l.count });
+        out.push({ metricName: 'chat_http_request_duration_seconds_sum', labels: { route: l.route, method: l.method }, value: l.sum });
+        out.push({ metricName: 'chat_http_request_duration_seconds_count', labels: { route: l.route, method: l.method }, value: l.count });
+      }
+      return out;
+    });
+  }
+
+  /** Counts one answered request and records its latency. */
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    const key = `${method} ${route}`;
+    let l = this.latencies.get(key);
+    if (!l) this.latencies.set(key, (l = { route, method, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+    let b = 0;
+    while (b < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[b]!) b++;
+    l.buckets[b]!++;
+    l.sum += seconds;
+    l.count++;
+    const countKey = `${key} ${status}`;
+    let c = this.requestCounts.get(countKey);
+    if (!c) this.requestCounts.set(countKey, (c = { route, method, status: String(status), count: 0 }));
+    c.count++;
   }
 
   /** A gauge whose value is read when metrics are scraped. */

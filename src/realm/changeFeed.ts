@@ -2,8 +2,18 @@
 // that are active here. Polled, and also consulted on demand (an unknown API key may belong
 // to a user created a moment ago).
 import { changesAfter, latestChangeId } from '../db/changes.js';
-import { adoptExternalUser } from '../actions/users.js';
+import { adoptExternalUser, announceUser } from '../actions/users.js';
+import { loadRealmUsers } from '../db/users.js';
+import type { RealmActor } from './actor.js';
 import type { RealmRegistry } from './registry.js';
+
+/** Many users written at once (admin create-users): load and announce every one not held yet. */
+function adoptNewUsers(actor: RealmActor): Promise<void> {
+  return actor.exclusive(async () => {
+    const users = await loadRealmUsers(actor.sql, actor.realm.id);
+    for (const user of users) if (!actor.user(user.id)) announceUser(actor, user);
+  });
+}
 
 const MIN_INTERVAL_MS = 100;
 // Journal ids are assigned before commit, so on a real Postgres a smaller id can become
@@ -49,6 +59,7 @@ export class ChangeFeed {
       if (this.applied.has(id)) continue;
       const actor = this.registry.activeById(change.realm_id);
       if (actor && change.kind === 'user' && change.object_id !== null) await adoptExternalUser(actor, change.object_id);
+      if (actor && change.kind === 'users') await adoptNewUsers(actor);
       this.applied.add(id);
       if (id > this.lastId) this.lastId = id;
     }

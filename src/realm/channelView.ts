@@ -26,13 +26,56 @@ function streamPostPolicy(state: RealmState, stream: Stream): number {
 
 /** Active users subscribed to the channel, by id. */
 export function activeSubscriberIds(state: RealmState, streamId: number): number[] {
-  return state
-    .subscriberIds(streamId)
-    .filter((id) => state.users.get(id)?.isActive)
-    .sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const sub of state.subsByStream.get(streamId)?.values() ?? []) {
+    if (sub.active && state.users.get(sub.userId)?.isActive) out.push(sub.userId);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** How many active users are subscribed (formatStream needs only the count: no list, no sort). */
+function activeSubscriberCount(state: RealmState, streamId: number): number {
+  let n = 0;
+  for (const sub of state.subsByStream.get(streamId)?.values() ?? []) {
+    if (sub.active && state.users.get(sub.userId)?.isActive) n++;
+  }
+  return n;
+}
+
+/**
+ * formatStream's result apart from its live counters, per channel object. It depends on the
+ * channel object (replaced on every change but first_message_id, set in place by sends), on
+ * users (active members of anonymous group settings, the creator) and on system group ids
+ * (fixed), so it is reused while no user changed.
+ */
+const streamViews = new WeakMap<Stream, { usersVersion: number; view: Record<string, unknown> }>();
+/** Active subscriber counts, valid while no user and no subscription changed. */
+const subscriberCounts = new WeakMap<RealmState, { usersVersion: number; subscriptionsVersion: number; counts: Map<number, number> }>();
+
+function cachedSubscriberCount(state: RealmState, streamId: number): number {
+  let entry = subscriberCounts.get(state);
+  if (!entry || entry.usersVersion !== state.usersVersion || entry.subscriptionsVersion !== state.subscriptionsVersion) {
+    entry = { usersVersion: state.usersVersion, subscriptionsVersion: state.subscriptionsVersion, counts: new Map() };
+    subscriberCounts.set(state, entry);
+  }
+  let n = entry.counts.get(streamId);
+  if (n === undefined) entry.counts.set(streamId, (n = activeSubscriberCount(state, streamId)));
+  return n;
 }
 
 export function formatStream(state: RealmState, stream: Stream): Record<string, unknown> {
+  const cached = streamViews.get(stream);
+  let view: Record<string, unknown>;
+  if (cached && cached.usersVersion === state.usersVersion) {
+    view = cached.view;
+  } else {
+    view = buildStreamView(state, stream);
+    streamViews.set(stream, { usersVersion: state.usersVersion, view });
+  }
+  return { ...view, first_message_id: stream.firstMessageId, subscriber_count: cachedSubscriberCount(state, stream.id) };
+}
+
+function buildStreamView(state: RealmState, stream: Stream): Record<string, unknown> {
   const postPolicy = streamPostPolicy(state, stream);
   const out: Record<string, unknown> = {
     stream_id: stream.id,
@@ -52,7 +95,7 @@ export function formatStream(state: RealmState, stream: Stream): Record<string, 
     first_message_id: stream.firstMessageId,
     folder_id: stream.folderId,
     is_recently_active: stream.isRecentlyActive,
-    subscriber_count: activeSubscriberIds(state, stream.id).length,
+    subscriber_count: activeSubscriberCount(state, stream.id),
     // Traffic statistics are not computed.
     stream_weekly_traffic: null,
   };

@@ -53,8 +53,12 @@ export class RealmState {
     return this.byKeyDigest.get(apiKeyDigest(key));
   }
 
+  /** Bumped on every putUser: views derived from all users (channel settings) key on it. */
+  usersVersion = 0;
+
   /** Inserts or replaces a user, keeping every index in step. */
   putUser(user: User): void {
+    this.usersVersion++;
     const old = this.users.get(user.id);
     if (old) {
       this.byEmail.delete(old.deliveryEmail.toLowerCase());
@@ -66,9 +70,22 @@ export class RealmState {
   }
 
   groupByName(name: string): UserGroup | undefined {
-    for (const g of this.groups.values()) if (g.name === name) return g;
+    // Channel settings look system groups up by name thousands of times per register; the
+    // remembered id is checked against the current object, so renames and replacements are safe.
+    const id = this.groupIdByName.get(name);
+    if (id !== undefined) {
+      const cached = this.groups.get(id);
+      if (cached?.name === name) return cached;
+    }
+    for (const g of this.groups.values()) {
+      if (g.name === name) {
+        this.groupIdByName.set(name, g.id);
+        return g;
+      }
+    }
     return undefined;
   }
+  private readonly groupIdByName = new Map<string, number>();
 
   streamByName(name: string): Stream | undefined {
     return this.streamsByName.get(name.toLowerCase());
@@ -82,7 +99,11 @@ export class RealmState {
     this.streamsByName.set(stream.name.toLowerCase(), stream);
   }
 
+  /** Bumped on every putSubscription: counts derived from subscriptions key on it. */
+  subscriptionsVersion = 0;
+
   putSubscription(sub: Subscription): void {
+    this.subscriptionsVersion++;
     let byUser = this.subsByStream.get(sub.streamId);
     if (!byUser) this.subsByStream.set(sub.streamId, (byUser = new Map()));
     byUser.set(sub.userId, sub);

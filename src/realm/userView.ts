@@ -8,6 +8,8 @@ import { Role, type RealmRecord, type User } from './types.js';
 export interface UserViewOptions {
   clientGravatar: boolean;
   includeCustomProfileFields?: boolean;
+  /** Leave `is_active` out (register's lists say it by which list a user is in). */
+  omitIsActive?: boolean;
   /** Profile data of the target, when the caller asked for it. */
   profileData?: Record<string, { value: string; rendered_value?: string }>;
 }
@@ -21,8 +23,30 @@ export function gravatarUrl(email: string, version: number, medium = false): str
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
 }
 
+/**
+ * Strings derived from one User object alone (an md5, a date text), computed once per object:
+ * putUser replaces the object on every change, so an entry never outlives what it reflects.
+ */
+interface DerivedUserText {
+  avatar: string;
+  avatarMedium?: string;
+  dateJoined: string;
+}
+const derived = new WeakMap<User, DerivedUserText>();
+
+function derivedText(user: User): DerivedUserText {
+  let d = derived.get(user);
+  if (!d) {
+    d = { avatar: gravatarUrl(user.deliveryEmail, user.avatarVersion), dateJoined: isoTimestamp(user.dateJoined) };
+    derived.set(user, d);
+  }
+  return d;
+}
+
 export function avatarUrl(user: User, medium = false): string {
-  return gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
+  const d = derivedText(user);
+  if (!medium) return d.avatar;
+  return (d.avatarMedium ??= gravatarUrl(user.deliveryEmail, user.avatarVersion, true));
 }
 
 /** Zulip's timestamp text: ISO 8601 with microseconds and an explicit UTC offset. */
@@ -38,6 +62,7 @@ export function formatUser(
   opts: UserViewOptions,
 ): Record<string, unknown> {
   const realEmailVisible = canSeeRealEmail(viewer, user);
+  const text = derivedText(user);
   const out: Record<string, unknown> = {
     email: apiEmail(config, realm, user),
     user_id: user.id,
@@ -49,12 +74,14 @@ export function formatUser(
     role: user.role,
     full_name: user.fullName,
     timezone: user.timezone,
-    is_active: user.isActive,
-    date_joined: isoTimestamp(user.dateJoined),
+    date_joined: text.dateJoined,
     delivery_email: realEmailVisible ? user.deliveryEmail : null,
-    avatar_url: opts.clientGravatar && user.avatarSource === 'G' && realEmailVisible ? null : avatarUrl(user),
+    avatar_url: opts.clientGravatar && user.avatarSource === 'G' && realEmailVisible ? null : text.avatar,
     bot_type: user.botType,
   };
+  // Left out by adding it only when wanted: deleting a key would turn the object into a slow
+  // dictionary (for JSON.stringify too).
+  if (!opts.omitIsActive) out.is_active = user.isActive;
   if (user.isBot) out.bot_owner_id = user.botOwnerId;
   if (!user.isBot && opts.includeCustomProfileFields) out.profile_data = opts.profileData ?? {};
   return out;

@@ -11,7 +11,7 @@ import type { RegisterArgs } from '../register.js';
 import { topicForQueue } from '../shape.js';
 import { Flag, starredMessageIds } from '../../db/flags.js';
 import { latestInConversations, unreadMessages } from '../../db/narrow.js';
-import { loadReader } from '../../actions/messages/audience.js';
+import { cachedReader } from './readerCache.js';
 import { viewerScope } from '../../actions/messageQueries.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
@@ -30,7 +30,7 @@ export async function unreadMsgsSection(actor: RealmActor, user: User, args: Reg
   if (types !== null && !types.includes('message')) return {};
   const upTo = actor.state.messaging.publishedUpTo;
   const { state } = actor;
-  const reader = await loadReader(actor, user);
+  const reader = await cachedReader(actor, user);
   const rows = (await unreadMessages(actor.sql, actor.realm.id, viewerScope(reader), upTo, MAX_UNREAD_MESSAGES)).reverse();
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();

@@ -5,7 +5,7 @@ import { Role, type User } from '../../realm/types.js';
 import { apiEmail, avatarUrl, formatUser } from '../../realm/userView.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { profileDataFor } from '../../realm/profileFieldView.js';
-import { canAccessUser } from '../audience.js';
+import { canAccessAllUsers, canAccessUser } from '../audience.js';
 import type { RegisterArgs } from '../register.js';
 
 export function realmUserSection(actor: RealmActor, user: User, args: RegisterArgs): Record<string, unknown> {
@@ -14,16 +14,18 @@ export function realmUserSection(actor: RealmActor, user: User, args: RegisterAr
   const active: Record<string, unknown>[] = [];
   const inactive: Record<string, unknown>[] = [];
   const ids = [...state.users.keys()].sort((a, b) => a - b);
+  // Decided once, not per listed user.
+  const seesEveryone = canAccessAllUsers(state, user);
   for (const id of ids) {
     const u = state.users.get(id)!;
-    if (!canAccessUser(state, user, u)) continue;
+    if (!seesEveryone && !canAccessUser(state, user, u)) continue;
     const view = formatUser(config, actor.realm, user, u, {
       clientGravatar: args.client_gravatar,
       includeCustomProfileFields: true,
       profileData: u.isBot ? undefined : profileDataFor(state, u.id),
+      // The list a user is in says whether it is active.
+      omitIsActive: true,
     });
-    // The list a user is in says whether it is active.
-    delete view.is_active;
     (u.isActive ? active : inactive).push(view);
   }
   const can = (name: string) => hasRealmPermission(state, user, name);
