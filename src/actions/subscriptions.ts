@@ -14,6 +14,7 @@ import {
   streamCreateEvent,
   streamDeleteEvent,
 } from './channelEvents.js';
+import { announceNewChannels, MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, notifyNewSubscribers } from './notificationBot.js';
 
 /** Zulip's palette for new subscriptions; each user gets the colours they use least. */
 const STREAM_COLORS = [
@@ -36,16 +37,40 @@ export interface SubscribeInput extends NewChannelOptions {
   subscriptions: { name: string; description?: string; color?: string }[];
   principals?: number[] | string[];
   authorizationErrorsFatal: boolean;
+  /** Post about created channels in the realm's new-channel announcements channel. */
+  announce?: boolean;
+  /** Notify others this request subscribed (Notification Bot DMs); default true. */
+  sendNewSubscriptionMessages?: boolean;
 }
 
 export interface SubscribeResult {
   subscribed: Record<string, string[]>;
   already_subscribed: Record<string, string[]>;
   unauthorized?: string[];
+  new_subscription_messages_sent?: boolean;
 }
 
-/** POST /users/me/subscriptions: subscribes users to channels, creating the missing ones. */
-export function subscribe(actor: RealmActor, acting: User, input: SubscribeInput): Promise<SubscribeResult> {
+/**
+ * POST /users/me/subscriptions: subscribes users to channels, creating the missing ones.
+ * Notification Bot's messages follow once the change is committed and announced.
+ */
+export async function subscribe(actor: RealmActor, acting: User, input: SubscribeInput): Promise<SubscribeResult> {
+  const { result, created, joined } = await subscribeNow(actor, acting, input);
+  const sendDms = input.sendNewSubscriptionMessages ?? true;
+  if (sendDms) {
+    const withinLimit = joined.size <= MAX_BULK_NEW_SUBSCRIPTION_MESSAGES;
+    if (withinLimit) await notifyNewSubscribers(actor, acting, joined, created);
+    result.new_subscription_messages_sent = withinLimit;
+  }
+  if (input.announce) await announceNewChannels(actor, acting, created);
+  return result;
+}
+
+function subscribeNow(
+  actor: RealmActor,
+  acting: User,
+  input: SubscribeInput,
+): Promise<{ result: SubscribeResult; created: Stream[]; joined: Map<User, Stream[]> }> {
   return actor.exclusive(async () => {
     const { state } = actor;
     if (isGuest(acting)) throw badRequest('Not allowed for guest users');
@@ -127,7 +152,7 @@ export function subscribe(actor: RealmActor, acting: User, input: SubscribeInput
     publishPeerEvents(actor, 'peer_add', byStream);
 
     if (!input.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
-    return result;
+    return { result, created, joined: byUser };
   });
 }
 

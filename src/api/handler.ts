@@ -7,6 +7,7 @@ import type { ApiRequest, ApiResponse, RequestHandler } from '../realm/router.js
 import type { User } from '../realm/types.js';
 import type { Logger } from '../log.js';
 import { routeTable } from './routes.js';
+import { hasJsonText, spliceJson } from '../http/jsonText.js';
 
 /**
  * Per parameter spec: the values of the parameters whose absence parses to a plain value
@@ -87,6 +88,8 @@ export class WorkerRequestHandler implements RequestHandler {
       const out: Record<string, unknown> = { result: 'success', msg: '' };
       for (const k in body) out[k] = body[k];
       if (ignored.length) out.ignored_parameters_unsupported = ignored;
+      // Cached JSON text in the body: the body travels as text from here on.
+      if (hasJsonText(out)) return { status: 200, body: { result: 'success', msg: '' }, bodyJson: spliceJson(out), userId: user?.id };
       return { status: 200, body: out, userId: user?.id };
     } catch (err) {
       return { ...errorResponse(err, this.log, req), userId: user?.id };

@@ -59,6 +59,8 @@ export const subscriptionEndpoints = [
       message_retention_days: p.jsonOrString(z.union([z.number().int(), z.string()])).default('realm_default'),
       topics_policy: p.jsonOrString(z.string()).optional(),
       folder_id: p.json(z.number().int().nullable()).optional(),
+      announce: p.bool().default(false),
+      send_new_subscription_messages: p.bool().default(true),
       ...groupSettingParams,
     },
     async handler({ actor, user, args }) {
@@ -79,6 +81,8 @@ export const subscriptionEndpoints = [
           messageRetentionDays: args.message_retention_days,
           topicsPolicy: args.topics_policy,
           folderId: args.folder_id,
+          announce: args.announce,
+          sendNewSubscriptionMessages: args.send_new_subscription_messages,
           groupSettings,
         })),
       };

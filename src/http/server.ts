@@ -143,7 +143,7 @@ export class FrontServer {
     let userId: number | undefined;
 
     const finish = (r: ApiResponse) => {
-      send(p, r.status, r.body, r.headers);
+      send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers);
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
       this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');

@@ -19,6 +19,11 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   body: Record<string, unknown>;
+  /**
+   * The whole body as JSON text, when the worker made it ahead (register splices cached
+   * text); `body` then holds only the envelope. The front writes this text as is.
+   */
+  bodyJson?: string;
   headers?: Record<string, string>;
   /** For the request log. */
   userId?: number;

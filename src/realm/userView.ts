@@ -86,3 +86,51 @@ export function formatUser(
   if (!user.isBot && opts.includeCustomProfileFields) out.profile_data = opts.profileData ?? {};
   return out;
 }
+
+/**
+ * The JSON text of register's view of a user (formatUser with custom profile fields and
+ * without `is_active`) up to, not including, `profile_data` and the closing brace. It
+ * depends on the User object (replaced on every change), the realm record, whether the
+ * viewer sees the real email and client_gravatar: kept per object for those variants.
+ */
+interface RegisterUserText {
+  realm: RealmRecord;
+  /** Placeholder emails name the realm by this. */
+  stringId: string;
+  config: Config;
+  variants: Array<string | undefined>;
+}
+const registerUserTexts = new WeakMap<User, RegisterUserText>();
+
+function registerUserHead(config: Config, realm: RealmRecord, viewer: User, user: User, clientGravatar: boolean): string {
+  const realEmailVisible = canSeeRealEmail(viewer, user);
+  // avatar_url depends on client_gravatar only for a visible gravatar.
+  const index = (realEmailVisible ? 1 : 0) + (clientGravatar && user.avatarSource === 'G' && realEmailVisible ? 2 : 0);
+  let entry = registerUserTexts.get(user);
+  if (!entry || entry.realm !== realm || entry.stringId !== realm.stringId || entry.config !== config) {
+    registerUserTexts.set(user, (entry = { realm, stringId: realm.stringId, config, variants: [] }));
+  }
+  let head = entry.variants[index];
+  if (head === undefined) {
+    // Made by formatUser itself, so the text cannot drift from the object form.
+    const view = formatUser(config, realm, viewer, user, { clientGravatar, omitIsActive: true });
+    const text = JSON.stringify(view);
+    head = entry.variants[index] = text.slice(0, -1);
+  }
+  return head;
+}
+
+/** JSON text of `formatUser(…, {includeCustomProfileFields, omitIsActive})` for register. */
+export function registerUserJson(
+  config: Config,
+  realm: RealmRecord,
+  viewer: User,
+  user: User,
+  clientGravatar: boolean,
+  profileData: (() => Record<string, unknown>) | null,
+): string {
+  const head = registerUserHead(config, realm, viewer, user, clientGravatar);
+  if (user.isBot) return head + '}';
+  const data = profileData?.();
+  return head + ',"profile_data":' + (data ? JSON.stringify(data) : '{}') + '}';
+}

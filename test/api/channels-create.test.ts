@@ -201,7 +201,7 @@ describe('subscribing other users', () => {
     const qb = await openQueue(bob, { include_subscribers: true });
     const id = await createChannel(alice, 'team');
     await drain(qb);
-    const r = ok(await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [bob.userId, alice.userId] }));
+    const r = ok(await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [bob.userId, alice.userId], send_new_subscription_messages: false }));
     expect(r.subscribed).toEqual({ [String(bob.userId)]: ['team'] });
     expect(r.already_subscribed).toEqual({ [String(alice.userId)]: ['team'] });
     const events = await drain(qb);
@@ -220,7 +220,7 @@ describe('subscribing other users', () => {
     const qg = await openQueue(guest);
     const id = await createChannel(alice, 'with-guests');
     expect(await drain(qg)).toEqual([]);
-    ok(await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'with-guests' }], principals: [guest.userId] }));
+    ok(await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'with-guests' }], principals: [guest.userId], send_new_subscription_messages: false }));
     const events = await drain(qg);
     expect(events.map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
     expect(events[0]!.streams[0].stream_id).toBe(id);

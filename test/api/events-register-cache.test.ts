@@ -48,7 +48,7 @@ describe('register after changes', () => {
     const reader = await newUser(subdomain, 'Rhea Reader');
     ok(await reader.get('/users/me'));
     const streamId = await createChannel(owner, 'cache-unreads');
-    ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'cache-unreads' }], principals: [reader.userId] }));
+    ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'cache-unreads' }], principals: [reader.userId], send_new_subscription_messages: false }));
     const send = async (content: string) =>
       ok(await owner.post('/messages', { type: 'stream', to: streamId, topic: 'cache', content })).id as number;
     const before = await send('first');

@@ -92,11 +92,11 @@ describe('moving between topics', () => {
     const t = [];
     for (let i = 0; i < 4; i++) t.push(await sendToChannel(bob, 'general', 'movable', `m${i}`));
     const q = await register(carol, { event_types: ['update_message'] });
-    expect((await carol.patch(`/messages/${t[0]}`, { topic: 'one moved' })).status).toBe(200);
+    expect((await carol.patch(`/messages/${t[0]}`, { topic: 'one moved', send_notification_to_new_thread: false })).status).toBe(200);
     expect(await idsIn(bob, [['channel', 'general'], ['topic', 'one moved']])).toEqual([t[0]]);
-    expect((await carol.patch(`/messages/${t[2]}`, { topic: 'later moved', propagate_mode: 'change_later' })).status).toBe(200);
+    expect((await carol.patch(`/messages/${t[2]}`, { topic: 'later moved', propagate_mode: 'change_later', send_notification_to_new_thread: false })).status).toBe(200);
     expect(await idsIn(bob, [['channel', 'general'], ['topic', 'later moved']])).toEqual([t[2], t[3]]);
-    expect((await carol.patch(`/messages/${t[3]}`, { topic: 'all moved', propagate_mode: 'change_all' })).status).toBe(200);
+    expect((await carol.patch(`/messages/${t[3]}`, { topic: 'all moved', propagate_mode: 'change_all', send_notification_to_new_thread: false })).status).toBe(200);
     expect(await idsIn(bob, [['channel', 'general'], ['topic', 'all moved']])).toEqual([t[2], t[3]]);
     expect(await idsIn(bob, [['channel', 'general'], ['topic', 'movable']])).toEqual([t[1]]);
     const evs = await events(carol, q.queueId, 'update_message');

@@ -19,6 +19,7 @@ import { readersOf } from './audience.js';
 import { limitSeconds, messageToModify, pastLimit, realmProperty } from './modify.js';
 import { applyMove, planMove, type PropagateMode } from './move.js';
 import { publishDeletion } from './delete.js';
+import { sendMoveNotices, type MovedMessages } from '../notificationBot.js';
 
 export interface EditInput {
   messageId: number;
@@ -105,7 +106,14 @@ async function applyContentEdit(actor: RealmActor, user: User, m: MessageRecord,
   });
 }
 
-export function editMessage(actor: RealmActor, user: User, input: EditInput): Promise<Record<string, unknown>> {
+/** Edits and/or moves a message; after a move, Notification Bot posts the notices asked for. */
+export async function editMessage(actor: RealmActor, user: User, input: EditInput): Promise<Record<string, unknown>> {
+  const { response, moved } = await editMessageNow(actor, user, input);
+  if (moved) await sendMoveNotices(actor, user, moved, { oldThread: input.notifyOldThread, newThread: input.notifyNewThread });
+  return response;
+}
+
+function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promise<{ response: Record<string, unknown>; moved: MovedMessages | null }> {
   if (input.content === undefined && input.topic === undefined && input.streamId === undefined) {
     if (input.propagateMode !== 'change_one') throw badRequest('Invalid propagate_mode without topic edit');
     throw badRequest('Nothing to change');
@@ -124,7 +132,11 @@ export function editMessage(actor: RealmActor, user: User, input: EditInput): Pr
     let ids = [m.id];
     let readers: Map<number, number>;
     let lost = new Set<number>();
+    let moved: MovedMessages | null = null;
     if (plan) {
+      // A rename that only changes letter case keeps the topic's index entry.
+      const sameTopic = plan.to.id === plan.from.id && plan.toTopic.toLowerCase() === plan.fromTopic.toLowerCase();
+      const destinationHadMessages = !sameTopic && state.messaging.topic(plan.to.id, plan.toTopic) !== undefined;
       const conversation =
         state.messaging.streamConversation(plan.to.id)?.id ?? (await ensureConversation(actor.sql, actor.realm.id, { streamId: plan.to.id }));
       if (!state.messaging.streamConversation(plan.to.id)) state.messaging.putConversation({ id: conversation, streamId: plan.to.id, userIds: null });
@@ -133,6 +145,17 @@ export function editMessage(actor: RealmActor, user: User, input: EditInput): Pr
       readers = outcome.readers.get(m.id) ?? new Map();
       lost = outcome.lostAccess;
       publishDeletion(actor, plan.messages, lost);
+      moved = {
+        from: plan.from,
+        fromTopic: plan.fromTopic,
+        to: plan.to,
+        toTopic: plan.toTopic,
+        messageId: m.id,
+        count: ids.length,
+        movedAll: sameTopic ? input.propagateMode === 'change_all' : state.messaging.topic(plan.from.id, plan.fromTopic) === undefined,
+        destinationHadMessages,
+        resolveOnly: plan.resolveOnly,
+      };
     } else {
       readers = (await readersOf(actor, [m])).get(m.id) ?? new Map();
     }
@@ -170,6 +193,6 @@ export function editMessage(actor: RealmActor, user: User, input: EditInput): Pr
       }
       return event as { type: string };
     }, readers.keys());
-    return { detached_uploads: [] };
+    return { response: { detached_uploads: [] }, moved };
   });
 }

@@ -24,7 +24,7 @@ import {
 import { historyRanges } from '../subscriptionHistory.js';
 import { sendQueueOf, type PreparedSend } from '../sendQueue.js';
 import { normalizeContent, normalizeTopic, parseChannelTarget, parseDirectTargets } from './input.js';
-import { checkTopicAllowed, findChannel, resolveDirectRecipients } from './recipients.js';
+import { checkTopicAllowed, effectiveTopicsPolicy, findChannel, resolveDirectRecipients } from './recipients.js';
 import { followsWhereMentioned, policyForSend, userTopicEvent } from './topicPolicy.js';
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
@@ -44,6 +44,11 @@ export interface SendInput {
   readBySender: boolean;
   client: string;
   idempotencyKey?: string;
+  /**
+   * A message the server posts itself (Notification Bot): the sender's rights to post in the
+   * channel, start topics or write to these users are not checked, as in Zulip's internal sends.
+   */
+  internal?: boolean;
 }
 
 export interface SendResult {
@@ -96,16 +101,24 @@ function resolveAddressee(actor: RealmActor, sender: User, input: SendInput): Ad
   if (input.type === 'stream') {
     const stream = findChannel(actor, parseChannelTarget(input.to));
     if (input.topic === undefined) throw badRequest('Missing topic');
-    const topic = normalizeTopic(input.topic);
-    checkCanSendToChannel(state, sender, stream);
-    checkTopicAllowed(actor, sender, stream, topic);
+    let topic = normalizeTopic(input.topic);
+    if (input.internal) {
+      if (stream.isArchived) throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+      // A channel that only has the empty topic gets server notices there.
+      if (effectiveTopicsPolicy(actor, stream) === 'empty_topic_only') topic = '';
+    } else {
+      checkCanSendToChannel(state, sender, stream);
+      checkTopicAllowed(actor, sender, stream, topic);
+    }
     const recipientIds = state.subscriberIds(stream.id).filter((id) => state.users.get(id)?.isActive);
     return { stream, topic, recipientIds, conversation: { streamId: stream.id } };
   }
   const users = resolveDirectRecipients(actor, sender, parseDirectTargets(input.to));
   const userIds = [...new Set([sender.id, ...users.map((u) => u.id)])].sort((a, b) => a - b);
-  checkCanAccessRecipients(state, sender, users);
-  checkCanSendDirect(state, sender, users, state.messaging.directConversation(userIds) !== undefined);
+  if (!input.internal) {
+    checkCanAccessRecipients(state, sender, users);
+    checkCanSendDirect(state, sender, users, state.messaging.directConversation(userIds) !== undefined);
+  }
   return { stream: null, topic: '', recipientIds: userIds, conversation: { userIds } };
 }
 
