@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { startServer, stopServer } from '../helpers/globalSetup.js';
-import { encodeForm, type Client, type Params, type Reply } from '../helpers/client.js';
+import { encodeForm, httpRequest, type Client, type Params, type Reply } from '../helpers/client.js';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -90,25 +90,7 @@ export class OwnClient {
     };
     if (!inQuery) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const path_ = `/api/v1${path}${inQuery && encoded ? `?${encoded}` : ''}`;
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: this.port, method, path: path_, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: Reply['body'];
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = { __text: text };
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        });
-      });
-      req.on('error', reject);
-      if (!inQuery) req.write(encoded);
-      req.end();
-    });
+    return httpRequest(this.port, { method, path: path_, host: headers.Host, headers, body: inQuery ? undefined : encoded });
   }
 
   get(path: string, params?: Params) {

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const run = promisify(execFile);
 
 export interface Reply {
@@ -29,22 +29,25 @@ export function port(): number {
   return inject('port');
 }
 
-export function rawRequest(opts: {
+export interface RequestOptions {
   method: string;
   path: string;
   host?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-}): Promise<Reply> {
+}
+
+/** One HTTP request to a server on this machine; the body is parsed as JSON when it is JSON. */
+export function httpRequest(serverPort: number, opts: RequestOptions): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: port(),
+        port: serverPort,
         method: opts.method,
         path: opts.path,
         agent,
-        headers: { Host: opts.host ?? `localhost:${port()}`, ...opts.headers },
+        headers: { Host: opts.host ?? `localhost:${serverPort}`, ...opts.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -65,6 +68,11 @@ export function rawRequest(opts: {
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
   });
+}
+
+/** A request to the test run's shared server. */
+export function rawRequest(opts: RequestOptions): Promise<Reply> {
+  return httpRequest(port(), opts);
 }
 
 export class Client {

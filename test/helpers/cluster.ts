@@ -3,12 +3,13 @@
 // own (other users of the same Redis are not disturbed). Redis must be reachable: tests
 // fail, not skip, when it is not.
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { createRealm } from '../../src/actions/realms.js';
 import { createDatabase, freePort } from './globalSetup.js';
-import { encodeForm, type Params, type Reply } from './client.js';
+import { encodeForm, httpRequest, type Params, type Reply } from './client.js';
+
+export { httpRequest };
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -37,33 +38,6 @@ export async function requireRedis(url = REDIS_URL): Promise<void> {
   } finally {
     redis.disconnect();
   }
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-export function httpRequest(port: number, opts: { method: string; path: string; host: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: opts.method, path: opts.path, agent, headers: { Host: opts.host, ...opts.headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: Reply['body'];
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = { __text: text };
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  });
 }
 
 /** A user of a realm, talking to one front of the cluster. */
