@@ -89,24 +89,10 @@ export async function ensureConversation(
   return rows[0]!.id;
 }
 
-export interface NewMessage {
-  id: number;
-  realmId: number;
-  senderId: number;
-  recipientId: number;
-  streamId: number | null;
-  topic: string;
-  content: string;
-  renderedContent: string;
-  dateSent: Date;
-  isMeMessage: boolean;
-  hasLink: boolean;
-  hasImage: boolean;
-  hasAttachment: boolean;
-  client: string;
+/** A message as written at send time: the row without the fields later edits and moves set. */
+export type NewMessage = Omit<MessageRecord, 'lastEditTime' | 'lastMovedTime' | 'editHistory' | 'recipientsListed'> & {
   idempotencyKey: string | null;
-  mentionsStreamWildcard: boolean;
-}
+};
 
 export interface FlagRow {
   userId: number;

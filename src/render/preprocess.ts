@@ -47,9 +47,9 @@ class FencePreprocessor {
     const header = m[3] ?? '';
     if (!lang && this.defaultLanguage) lang = this.defaultLanguage.toLowerCase();
     if (lang === 'quote' || lang === 'quoted') this.push(new QuoteHandler(this, output, fence));
-    else if (lang === 'math') this.push(new TexHandler(this, output, fence));
+    else if (lang === 'math') this.push(new RenderedBlockHandler(this, output, fence, renderDisplayTex, true));
     else if (lang === 'spoiler') this.push(new SpoilerHandler(this, output, fence, header));
-    else this.push(new CodeHandler(this, output, fence, lang));
+    else this.push(new RenderedBlockHandler(this, output, fence, (body) => formatCodeBlock(body, lang), false));
   }
 
   run(lines: string[]): string[] {
@@ -65,39 +65,22 @@ class FencePreprocessor {
   }
 }
 
-class CodeHandler implements Handler {
+/** A fenced block whose lines become one stashed piece of HTML (code, math). */
+class RenderedBlockHandler implements Handler {
   private readonly lines: string[] = [];
   constructor(
     private readonly pre: FencePreprocessor,
     private readonly output: string[],
     private readonly fence: string,
-    private readonly lang: string,
+    private readonly render: (body: string) => string,
+    private readonly keepTrailingSpace: boolean,
   ) {}
   handleLine(line: string): void {
     if (line.trimEnd() === this.fence) this.done();
-    else this.lines.push(line.trimEnd());
+    else this.lines.push(this.keepTrailingSpace ? line : line.trimEnd());
   }
   done(): void {
-    const html = formatCodeBlock(this.lines.join('\n'), this.lang);
-    this.output.push('', stashHtml(this.pre.state, html), '');
-    this.pre.pop();
-  }
-}
-
-class TexHandler implements Handler {
-  private readonly lines: string[] = [];
-  constructor(
-    private readonly pre: FencePreprocessor,
-    private readonly output: string[],
-    private readonly fence: string,
-  ) {}
-  handleLine(line: string): void {
-    if (line.trimEnd() === this.fence) this.done();
-    else this.lines.push(line);
-  }
-  done(): void {
-    const html = renderDisplayTex(this.lines.join('\n'));
-    this.output.push('', stashHtml(this.pre.state, html), '');
+    this.output.push('', stashHtml(this.pre.state, this.render(this.lines.join('\n'))), '');
     this.pre.pop();
   }
 }
