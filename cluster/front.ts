@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/log.js';
 import { FrontServer } from '../src/http/server.js';
-import { Metrics } from '../src/ops/metrics.js';
+import { Metrics } from '../src/http/metrics.js';
 import type { ClusterConfig } from './config.js';
 import { connectRedis, redisKeys } from './redis.js';
 import { MembershipView } from './membership.js';

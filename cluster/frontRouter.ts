@@ -5,7 +5,7 @@
 // notice a realm moving. A request that may have reached a worker which then vanished is
 // retried only if it is a GET; a write gets 502 (it may or may not have been applied).
 import type { Logger } from '../src/log.js';
-import type { ApiRequest, ApiResponse, Router } from '../src/realm/router.js';
+import type { ApiRequest, ApiResponse, Router } from '../src/http/contract.js';
 import type { MembershipView, MemberInfo } from './membership.js';
 import { WorkerClient, isLongPoll, type Call } from './transport/workerClient.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { connectDatabase } from '../src/db/connect.js';
-import { createDemoRealmIfEmpty } from '../src/realm/bootstrap.js';
+import { createDemoRealmIfEmpty } from '../src/worker/bootstrap.js';
 
 const USAGE = 'usage: npm run cluster -- --fronts F --workers W [--port P]   (needs DATABASE_URL; REDIS_URL defaults to redis://127.0.0.1:6379)';
 

@@ -3,7 +3,7 @@
 // epoch), besides the process metrics.
 import http from 'node:http';
 import client from 'prom-client';
-import type { Metrics } from '../src/ops/metrics.js';
+import type { Metrics } from '../src/http/metrics.js';
 import type { Logger } from '../src/log.js';
 
 export interface HeldRealm {

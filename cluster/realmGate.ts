@@ -10,10 +10,10 @@
 import type { Logger } from '../src/log.js';
 import type { RealmRegistry } from '../src/realm/registry.js';
 import type { RealmActor } from '../src/realm/actor.js';
-import type { RealmRecord } from '../src/realm/types.js';
+import type { RealmRecord } from '../src/model/types.js';
 import { REALM_NOT_HERE } from '../src/realm/services.js';
 import { badEventQueueId } from '../src/events/hub.js';
-import type { ApiRequest, ApiResponse, RequestHandler } from '../src/realm/router.js';
+import type { ApiRequest, ApiResponse, RequestHandler } from '../src/http/contract.js';
 import type { LeaseManager } from './leases.js';
 import type { MembershipView } from './membership.js';
 import type { QueueStore } from './queueStore.js';

@@ -6,12 +6,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { connectDatabase } from '../src/db/connect.js';
-import { createRealm } from '../src/actions/realms.js';
-import { insertNewUser } from '../src/actions/users.js';
+import { createRealm } from '../src/actions/realm/create.js';
+import { insertNewUser } from '../src/actions/users/create.js';
 import { createUsersInBulk } from './bulkUsers.js';
 import { findRealmBySubdomain } from '../src/db/realms.js';
 import { recordRealmChange } from '../src/db/changes.js';
-import { ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/model/errors.js';
 
 const USAGE = `usage:
   admin create-realm --subdomain S --name N --owner-email E --owner-password P [--owner-name F]

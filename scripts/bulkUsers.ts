@@ -1,6 +1,6 @@
 // admin create-users: many members at once for load tests and imports. No password is
 // hashed (scrypt costs ~100 ms a user): the accounts log in with their API keys only.
-import { checkEmail, checkFullName, checkRole } from '../src/actions/users.js';
+import { checkEmail, checkFullName, checkRole } from '../src/actions/users/create.js';
 import { generateApiKey } from '../src/auth/keys.js';
 import { recordRealmChange } from '../src/db/changes.js';
 import type { Sql } from '../src/db/connect.js';

@@ -3,11 +3,11 @@
 import { loadConfig } from './config.js';
 import { log } from './log.js';
 import { connectDatabase } from './db/connect.js';
-import { createDemoRealmIfEmpty } from './realm/bootstrap.js';
-import { startWorker } from './worker.js';
-import { InProcessRouter } from './realm/router.js';
+import { createDemoRealmIfEmpty } from './worker/bootstrap.js';
+import { startWorker } from './worker/index.js';
+import { InProcessRouter } from './http/contract.js';
 import { FrontServer } from './http/server.js';
-import { Metrics } from './ops/metrics.js';
+import { Metrics } from './http/metrics.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

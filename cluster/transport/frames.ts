@@ -1,5 +1,5 @@
 // Length-prefixed JSON frames: a 4-byte big-endian length, then that many bytes of UTF-8 JSON.
-import type { ApiRequest, ApiResponse } from '../../src/realm/router.js';
+import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 
 /** front → worker */
 export type FrontFrame =

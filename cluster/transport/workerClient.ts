@@ -4,7 +4,7 @@
 // still connecting, wait in `queued`. Reconnects happen on demand with a growing backoff.
 import net from 'node:net';
 import type { Logger } from '../../src/log.js';
-import type { ApiRequest, ApiResponse } from '../../src/realm/router.js';
+import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { MemberInfo } from '../membership.js';
 import { FramedSocket } from './framedSocket.js';
 import type { WorkerFrame } from './frames.js';

@@ -3,7 +3,7 @@
 // up), this side stops reading that front's requests until the socket drains.
 import net from 'node:net';
 import type { Logger } from '../../src/log.js';
-import type { ApiRequest } from '../../src/realm/router.js';
+import type { ApiRequest } from '../../src/http/contract.js';
 import type { RealmGate } from '../realmGate.js';
 import { FramedSocket } from './framedSocket.js';
 import type { FrontFrame } from './frames.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { addAlertWords, alertWordsOf, removeAlertWords } from '../actions/alertWords.js';
+import { addAlertWords, alertWordsOf, removeAlertWords } from '../actions/users/alertWords.js';
 
 export const alertWordEndpoints = [
   endpoint({

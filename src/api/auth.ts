@@ -1,10 +1,10 @@
 // POST /fetch_api_key: exchanges an email and password for the account's API key.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../model/errors.js';
 import { verifyPassword } from '../auth/passwords.js';
 import { FailureLimiter } from '../auth/failures.js';
-import { userForLogin } from '../actions/users.js';
+import { userForLogin } from '../actions/users/create.js';
 
 // Zulip's authenticate_by_username rule: 5 failures per 30 minutes per username.
 const failures = new FailureLimiter(5, 1800);

@@ -2,10 +2,12 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { BotType, createBot, formatBot, regenerateBotApiKey, updateBot } from '../actions/bots.js';
-import { deactivateBot } from '../actions/userLifecycle.js';
-import { apiEmail, avatarUrl } from '../realm/userView.js';
+import { badRequest } from '../model/errors.js';
+import { createBot, regenerateBotApiKey, updateBot } from '../actions/users/bots.js';
+import { deactivateBot } from '../actions/users/lifecycle.js';
+import { apiEmail, avatarUrl } from '../views/users.js';
+import { BotType } from '../model/types.js';
+import { formatBot } from '../views/bots.js';
 
 const optionalStreamName = () => p.jsonOrString(z.union([z.string(), z.null()])).optional();
 

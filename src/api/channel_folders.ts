@@ -1,7 +1,7 @@
 // Channel folders: create, list, edit, reorder.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { createFolder, listFolders, reorderFolders, updateFolder } from '../actions/folders.js';
+import { createFolder, listFolders, reorderFolders, updateFolder } from '../actions/channels/folders.js';
 
 export const channelFolderEndpoints = [
   endpoint({

@@ -2,15 +2,16 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import type { RealmState } from '../realm/state.js';
-import type { Stream, User } from '../realm/types.js';
-import { activeSubscriberIds, byName, formatStream } from '../realm/channelView.js';
-import { canAccessChannelContent, canAccessChannelMetadata, canSeeSubscribers, isGuest } from '../permissions/channelAccess.js';
+import { badRequest } from '../model/errors.js';
+import type { RealmState } from '../model/realmState.js';
+import type { Stream, User } from '../model/types.js';
+import { activeSubscriberIds, byName, formatStream } from '../views/channels.js';
+import { canAccessChannelContent, canAccessChannelMetadata, canSeeSubscribers } from '../permissions/channelAccess.js';
 import { CHANNEL_SETTING_NAMES } from '../permissions/channelSettings.js';
 import { groupSettingChangeSchema } from '../permissions/groupPermissions.js';
-import { archiveChannel, channelForMetadata, setDefaultChannel } from '../actions/channels.js';
-import { updateChannel } from '../actions/channelUpdate.js';
+import { archiveChannel, channelForMetadata, setDefaultChannel } from '../actions/channels/channels.js';
+import { updateChannel } from '../actions/channels/update.js';
+import { isGuest } from '../model/roles.js';
 
 interface ListFilters {
   include_public: boolean;

@@ -2,8 +2,8 @@
 // Handlers read from the actor's memory and call actions for every change.
 import type { Args, ParamSpec } from '../http/params.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { ApiRequest } from '../realm/router.js';
-import type { User } from '../realm/types.js';
+import type { ApiRequest } from '../http/contract.js';
+import type { User } from '../model/types.js';
 
 export type AuthMode = 'user' | 'optional' | 'none';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

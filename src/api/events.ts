@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { registerQueue, registerParams } from '../events/register.js';
+import { badRequest } from '../model/errors.js';
+import { registerQueue } from '../register/register.js';
+import { registerParams } from '../register/args.js';
 
 export const eventEndpoints = [
   endpoint({

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateFlagsForNarrow, updateMessageFlags } from '../actions/flags.js';
-import { narrowSchema } from '../actions/narrow.js';
+import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateFlagsForNarrow, updateMessageFlags } from '../actions/messages/flags.js';
+import { narrowSchema } from '../queries/narrow.js';
 
 export const flagEndpoints = [
   endpoint({

@@ -2,14 +2,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import {
-  createMultiuseInvite,
-  DEFAULT_INVITE_VALIDITY_MINUTES,
-  listInvites,
-  registerWithInvite,
-  revokeMultiuseInvite,
-} from '../actions/invites.js';
-import { Role } from '../realm/types.js';
+import { createMultiuseInvite, DEFAULT_INVITE_VALIDITY_MINUTES, listInvites, registerWithInvite, revokeMultiuseInvite } from '../actions/realm/invites.js';
+import { Role } from '../model/types.js';
 
 export const inviteEndpoints = [
   endpoint({

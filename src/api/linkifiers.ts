@@ -1,14 +1,7 @@
 // Linkifiers: add, list (current and legacy forms), edit, remove, reorder.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import {
-  addLinkifier,
-  legacyFilterTuples,
-  listLinkifiers,
-  removeLinkifier,
-  reorderLinkifiers,
-  updateLinkifier,
-} from '../actions/linkifiers.js';
+import { addLinkifier, legacyFilterTuples, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../actions/realm/linkifiers.js';
 
 export const linkifierEndpoints = [
   endpoint({

@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { ApiError, badRequest, missingArgument } from '../http/errors.js';
+import { ApiError, badRequest, missingArgument } from '../model/errors.js';
 import { sendMessage } from '../actions/messages/idempotency.js';
 import { clientName, defaultReadBySender } from '../actions/messages/input.js';
-import { getMessage, getMessages, matchesNarrow } from '../actions/messageQueries.js';
-import { narrowSchema } from '../actions/narrow.js';
+import { getMessage, getMessages, matchesNarrow } from '../queries/messages.js';
+import { narrowSchema } from '../queries/narrow.js';
 import { editMessage } from '../actions/messages/edit.js';
 import { deleteMessage } from '../actions/messages/delete.js';
 

@@ -1,7 +1,7 @@
 // Code playgrounds: add, remove.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { addPlayground, removePlayground } from '../actions/playgrounds.js';
+import { addPlayground, removePlayground } from '../actions/realm/playgrounds.js';
 
 export const playgroundEndpoints = [
   endpoint({

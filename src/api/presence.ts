@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { parsePresenceStatus, reportPresence } from '../actions/presence.js';
-import { nowSeconds, realmPresences, userPresenceView } from '../events/presence.js';
-import { canAccessUser } from '../events/audience.js';
-import { apiEmail } from '../realm/userView.js';
+import { badRequest } from '../model/errors.js';
+import { parsePresenceStatus, reportPresence } from '../actions/users/presence.js';
+import { nowSeconds, realmPresences, userPresenceView } from '../views/presence.js';
+import { canAccessUser } from '../permissions/userAccess.js';
+import { apiEmail } from '../views/users.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { User } from '../realm/types.js';
+import type { User } from '../model/types.js';
 
 /** `/users/{user_id_or_email}/presence`: an id, or the user's API email. */
 function findActiveUser(actor: RealmActor, key: string): User | undefined {

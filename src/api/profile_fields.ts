@@ -2,13 +2,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import {
-  createProfileField,
-  deleteProfileFieldById,
-  reorderProfileFields,
-  updateProfileField,
-} from '../actions/profileFields.js';
-import { formatField } from '../realm/profileFieldView.js';
+import { createProfileField, deleteProfileFieldById, reorderProfileFields, updateProfileField } from '../actions/users/profileFields.js';
+import { formatField } from '../views/profileFields.js';
 
 const fieldData = () => p.json(z.record(z.string(), z.unknown()));
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { addDeviceToken, registerPushDevice, removeDeviceToken } from '../actions/push.js';
+import { addDeviceToken, registerPushDevice, removeDeviceToken } from '../actions/users/push.js';
 
 export const pushEndpoints = [
   endpoint({

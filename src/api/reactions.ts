@@ -1,7 +1,7 @@
 // Emoji reactions on a message.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { addReaction, removeReaction } from '../actions/reactions.js';
+import { addReaction, removeReaction } from '../actions/messages/reactions.js';
 
 const emojiParams = {
   message_id: p.int(),

@@ -2,16 +2,11 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p, type ParamSpec } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { updateRealm, updateRealmUserDefaults } from '../actions/realm.js';
+import { badRequest } from '../model/errors.js';
+import { updateRealm, updateRealmUserDefaults } from '../actions/realm/settings.js';
 import { groupSettingChangeSchema, type GroupSettingChange } from '../permissions/groupPermissions.js';
-import {
-  MAX_REALM_DESCRIPTION_LENGTH,
-  MAX_REALM_NAME_LENGTH,
-  REALM_PERMISSION_SETTINGS,
-  REALM_PROPERTIES,
-} from '../permissions/realmDefaults.js';
-import { EmailVisibility } from '../realm/types.js';
+import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, REALM_PERMISSION_SETTINGS, REALM_PROPERTIES } from '../permissions/realmDefaults.js';
+import { EmailVisibility } from '../model/types.js';
 
 const BOOLEAN_PROPERTIES = [
   'allow_edit_history', 'allow_message_editing', 'avatar_changes_disabled', 'digest_emails_enabled',

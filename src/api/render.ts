@@ -1,7 +1,7 @@
 // POST /messages/render: a preview of how the server renders a message from the caller.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { renderContent } from '../actions/render.js';
+import { renderContent } from '../actions/messages/render.js';
 
 export const renderEndpoints = [
   endpoint({

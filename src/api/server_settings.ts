@@ -1,7 +1,7 @@
 // GET /server_settings: what a client needs before logging in. No authentication.
 import { endpoint } from './endpoint.js';
-import { realmUrl } from '../realm/urls.js';
-import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
+import { realmUrl } from '../http/urls.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../model/version.js';
 
 export const serverSettingsEndpoints = [
   endpoint({

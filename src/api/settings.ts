@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p, type ParamSpec } from '../http/params.js';
-import { updateOwnSettings } from '../actions/settings.js';
-import { USER_SETTINGS } from '../events/userSettings.js';
+import { updateOwnSettings } from '../actions/users/settings.js';
+import { USER_SETTINGS } from '../model/userSettings.js';
 
 function settingParam(kind: 'bool' | 'int' | 'string'): z.ZodType {
   if (kind === 'bool') return p.bool().optional();

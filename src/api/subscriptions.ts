@@ -3,14 +3,14 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { byName, formatSubscription } from '../realm/channelView.js';
+import { badRequest } from '../model/errors.js';
+import { byName, formatSubscription } from '../views/channels.js';
 import { CHANNEL_SETTING_NAMES } from '../permissions/channelSettings.js';
 import { groupSettingValueSchema } from '../permissions/groupPermissions.js';
 import type { GroupSettingValue } from '../permissions/groups.js';
-import { channelForMetadata } from '../actions/channels.js';
-import { subscribe, unsubscribe } from '../actions/subscriptions.js';
-import { changeSubscriptionProperties } from '../actions/subscriptionProperties.js';
+import { channelForMetadata } from '../actions/channels/channels.js';
+import { subscribe, unsubscribe } from '../actions/channels/subscriptions.js';
+import { changeSubscriptionProperties } from '../actions/channels/subscriptionProperties.js';
 
 const principalsSchema = p.json(z.union([z.array(z.number().int()), z.array(z.string())]));
 /** Booleans arrive as `true`/`false`; other text may be JSON-quoted (`"partial"`). */

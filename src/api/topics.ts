@@ -1,7 +1,7 @@
 // Topics of a channel and users' topic visibility policies.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { channelTopicsFor, muteTopicLegacy, setUserTopic } from '../actions/topics.js';
+import { channelTopicsFor, muteTopicLegacy, setUserTopic } from '../actions/messages/topics.js';
 
 export const topicEndpoints = [
   endpoint({

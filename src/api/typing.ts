@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { sendChannelTyping, sendDirectTyping } from '../actions/typing.js';
+import { badRequest } from '../model/errors.js';
+import { sendChannelTyping, sendDirectTyping } from '../actions/messages/typing.js';
 
 export const typingEndpoints = [
   endpoint({

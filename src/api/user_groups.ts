@@ -1,11 +1,11 @@
 // User groups: create, list, edit, membership and subgroups, deactivation.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
-import { changeGroupMembership, createGroup, deactivateGroup, groupForRead, updateGroup } from '../actions/groups.js';
-import { requireNonGuest } from '../actions/realm.js';
+import { badRequest } from '../model/errors.js';
+import { changeGroupMembership, createGroup, deactivateGroup, groupForRead, updateGroup } from '../actions/groups/groups.js';
 import { groupSettingChangeSchema, groupSettingValueSchema, USER_GROUP_SETTINGS } from '../permissions/groupPermissions.js';
-import { formatGroups, memberIds, recursiveSubgroupIds, directSubgroupIds } from '../realm/groupView.js';
+import { formatGroups, memberIds, recursiveSubgroupIds, directSubgroupIds } from '../views/groups.js';
+import { requireNonGuest } from '../permissions/roles.js';
 
 const settingNames = Object.keys(USER_GROUP_SETTINGS);
 const settingValueParams = Object.fromEntries(settingNames.map((n) => [n, p.json(groupSettingValueSchema).optional()]));

@@ -2,14 +2,14 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest, unauthorized } from '../http/errors.js';
-import { createUser } from '../actions/users.js';
-import { formatUser } from '../realm/userView.js';
-import { profileDataFor } from '../realm/profileFieldView.js';
-import { fakeEmailDomain } from '../realm/urls.js';
+import { badRequest, unauthorized } from '../model/errors.js';
+import { createUser } from '../actions/users/create.js';
+import { formatUser } from '../views/users.js';
+import { profileDataFor } from '../views/profileFields.js';
+import { fakeEmailDomain } from '../http/urls.js';
 import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { User } from '../realm/types.js';
+import type { User } from '../model/types.js';
 
 const viewParams = {
   client_gravatar: p.bool().default(true),

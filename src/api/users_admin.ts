@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { changeUser, deactivateSelf, deactivateUser, reactivateUser, regenerateOwnApiKey } from '../actions/userLifecycle.js';
-import { removeOwnProfileData, updateOwnProfileData } from '../actions/profileFields.js';
+import { changeUser, deactivateSelf, deactivateUser, reactivateUser, regenerateOwnApiKey } from '../actions/users/lifecycle.js';
+import { removeOwnProfileData, updateOwnProfileData } from '../actions/users/profileFields.js';
 
 const profileData = z.array(z.object({ id: z.number().int(), value: z.unknown() }));
 

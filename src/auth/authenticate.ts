@@ -1,9 +1,9 @@
 // Who is calling: HTTP Basic with the account's real email and its API key.
 import { parseBasicAuth } from './basic.js';
 import { secretsEqual } from './keys.js';
-import { unauthorized } from '../http/errors.js';
+import { unauthorized } from '../model/errors.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { User } from '../realm/types.js';
+import type { User } from '../model/types.js';
 
 /**
  * Headers that authenticated recently, per realm: the full Authorization value → the user it

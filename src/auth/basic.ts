@@ -1,5 +1,5 @@
 // HTTP Basic credentials from an Authorization header.
-import { ApiError, unauthorized } from '../http/errors.js';
+import { ApiError, unauthorized } from '../model/errors.js';
 
 export interface BasicCredentials {
   username: string;

@@ -1,5 +1,5 @@
 // Counts failed logins per key in a sliding window and refuses further tries past the limit.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../model/errors.js';
 
 export class FailureLimiter {
   private readonly attempts = new Map<string, number[]>();

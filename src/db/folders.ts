@@ -1,6 +1,6 @@
 // Queries on channel folders.
 import type { Sql } from './connect.js';
-import type { ChannelFolder } from '../realm/types.js';
+import type { ChannelFolder } from '../model/types.js';
 
 interface FolderRow {
   id: number;

@@ -1,7 +1,7 @@
 // Queries on user groups.
 import type { Sql } from './connect.js';
-import type { UserGroup } from '../realm/types.js';
-import { SYSTEM_GROUPS } from '../permissions/systemGroups.js';
+import type { UserGroup } from '../model/types.js';
+import { SYSTEM_GROUPS } from '../model/systemGroups.js';
 
 interface GroupRow {
   id: number;

@@ -1,6 +1,6 @@
 // Queries on reusable invitation links.
 import type { Sql } from './connect.js';
-import type { MultiuseInvite } from '../realm/types.js';
+import type { MultiuseInvite } from '../model/types.js';
 
 interface InviteRow {
   id: number;

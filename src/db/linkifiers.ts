@@ -1,6 +1,6 @@
 // Queries on realm linkifiers.
 import type { Sql } from './connect.js';
-import type { Linkifier } from '../realm/types.js';
+import type { Linkifier } from '../model/types.js';
 
 interface LinkifierRow {
   id: number;

@@ -1,7 +1,7 @@
 // Queries on messages and conversations, and the loading of a realm's messaging state.
 import type { Sql } from './connect.js';
-import type { RealmState } from '../realm/state.js';
-import type { EditHistoryEntry, MessageRecord } from '../realm/messageState.js';
+import type { RealmState } from '../model/realmState.js';
+import type { EditHistoryEntry, MessageRecord } from '../model/messageState.js';
 import { loadUserTopics } from './topics.js';
 
 interface MessageRow {

@@ -4,7 +4,7 @@ import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from './connect.js';
 import { Flag } from './flags.js';
 import { MESSAGE_COLUMNS, toMessage } from './messages.js';
-import type { MessageRecord } from '../realm/messageState.js';
+import type { MessageRecord } from '../model/messageState.js';
 
 type Fragment = PendingQuery<Row[]>;
 

@@ -1,7 +1,7 @@
 // Queries of organization administration on realms, users and bots.
 import type { Sql } from './connect.js';
-import type { BotSettings, User } from '../realm/types.js';
-import type { RealmState } from '../realm/state.js';
+import type { BotSettings, User } from '../model/types.js';
+import type { RealmState } from '../model/realmState.js';
 import { loadRealmFolders } from './folders.js';
 import { loadRealmProfileFields, loadRealmProfileValues } from './profileFields.js';
 import { loadRealmInvites } from './invites.js';

@@ -1,6 +1,6 @@
 // Queries on code playgrounds.
 import type { Sql } from './connect.js';
-import type { CodePlayground } from '../realm/types.js';
+import type { CodePlayground } from '../model/types.js';
 
 interface PlaygroundRow {
   id: number;

@@ -1,6 +1,6 @@
 // Queries on custom profile fields and users' values of them.
 import type { Sql } from './connect.js';
-import type { CustomProfileField, ProfileFieldValue } from '../realm/types.js';
+import type { CustomProfileField, ProfileFieldValue } from '../model/types.js';
 
 interface FieldRow {
   id: number;

@@ -1,6 +1,6 @@
 // Queries on realms.
 import type { Sql } from './connect.js';
-import { DEFAULT_REALM_SETTINGS, type RealmRecord, type RealmSettings } from '../realm/types.js';
+import { DEFAULT_REALM_SETTINGS, type RealmRecord, type RealmSettings } from '../model/types.js';
 
 interface RealmRow {
   id: number;

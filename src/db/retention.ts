@@ -1,6 +1,6 @@
 // Queries of message retention: which messages of a realm are past their retention period.
 import type { Sql } from './connect.js';
-import type { MessageRecord } from '../realm/messageState.js';
+import type { MessageRecord } from '../model/messageState.js';
 import { MESSAGE_COLUMNS, toMessage } from './messages.js';
 
 /** Per channel: messages sent before `cutoff` expire. */

@@ -1,6 +1,6 @@
 // Queries on channels and subscriptions.
 import type { Sql } from './connect.js';
-import type { Stream, Subscription } from '../realm/types.js';
+import type { Stream, Subscription } from '../model/types.js';
 
 interface StreamRow {
   id: number;

@@ -1,6 +1,6 @@
 // Queries on subscriptions and the subscription history log.
 import type { Sql } from './connect.js';
-import type { Subscription } from '../realm/types.js';
+import type { Subscription } from '../model/types.js';
 
 /** Inserts a subscription, or rewrites the row the user kept from an earlier subscription. */
 export async function saveSubscription(sql: Sql, s: Subscription): Promise<void> {

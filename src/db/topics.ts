@@ -1,6 +1,6 @@
 // Queries on users' topic visibility policies and on the topics of a channel.
 import type { Sql } from './connect.js';
-import type { UserTopic } from '../realm/messageState.js';
+import type { UserTopic } from '../model/messageState.js';
 
 interface UserTopicDbRow {
   user_id: number;

@@ -1,6 +1,6 @@
 // Queries on users.
 import type { Sql } from './connect.js';
-import { DEFAULT_USER_SETTINGS, type User, type UserSettings } from '../realm/types.js';
+import { DEFAULT_USER_SETTINGS, type User, type UserSettings } from '../model/types.js';
 
 interface UserRow {
   id: number;

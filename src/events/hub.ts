@@ -4,11 +4,11 @@
 // Actions deliver events with `publish(eventOrPerQueueFn, userIds)`: the event goes to every
 // queue of those users that asked for its type, and a per-queue function may shape it for the
 // queue's client capabilities (see shape.ts), return several events, or withhold it (null).
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../model/errors.js';
 import { EventQueue, type ChatEvent, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
 import { buildMessageFilter } from './narrow.js';
 import { acceptsEvent } from './shape.js';
-import { eventJson } from './eventJson.js';
+import { eventJson } from '../http/bodyText.js';
 
 export interface HubLimits {
   heartbeatSeconds: number;

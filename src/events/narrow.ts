@@ -1,13 +1,9 @@
 // Narrows on event queues: a queue registered with a narrow receives only the message events
 // that match it (other event types are unaffected). Zulip allows only a few operators here.
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../model/errors.js';
 import type { ChatEvent } from './queue.js';
-import { topicFromClient } from './shape.js';
-
-export type NarrowTerm = { operator: string; operand: string | number; negated: boolean };
-export type RawNarrowTerm =
-  | [string, string | number]
-  | { operator: string; operand: string | number; negated?: boolean };
+import { topicFromClient } from '../model/topics.js';
+import type { NarrowTerm, RawNarrowTerm } from '../model/narrow.js';
 
 const CHANNEL_OPERATORS = new Set(['channel', 'stream']);
 const EVENT_NARROW_OPERATORS = new Set([...CHANNEL_OPERATORS, 'topic', 'exact-topic', 'sender', 'is']);

@@ -2,7 +2,7 @@
 // Kept small on purpose: thousands of idle queues live in one process, so a queue holds no
 // timer and no closure of its own; only a parked poll carries a resolver and one timer.
 import { randomUUID } from 'node:crypto';
-import type { NarrowTerm } from './narrow.js';
+import type { NarrowTerm } from '../model/narrow.js';
 
 export type ChatEvent = { type: string; [key: string]: unknown };
 export type QueuedEvent = ChatEvent & { id: number };

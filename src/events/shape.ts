@@ -4,7 +4,7 @@
 //   actor.events.publish((q) => ({ type: 'typing', ..., topic: topicForQueue(q, topic) }), ids)
 // and register sections use the same helpers with the register arguments.
 import type { ChatEvent, EventQueue } from './queue.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from './limits.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../model/limits.js';
 
 export type ClientCapability =
   | 'notification_settings_null'
@@ -32,11 +32,6 @@ export function topicForQueue(holder: CapabilityHolder, topic: string): string {
   return topic === '' && !hasCapability(holder, 'empty_topic_name') ? EMPTY_TOPIC_DISPLAY_NAME : topic;
 }
 
-/** A topic sent by a client: `(no topic)` and the display name both mean the empty topic. */
-export function topicFromClient(topic: string): string {
-  const t = topic.trim();
-  return t === '(no topic)' || t === EMPTY_TOPIC_DISPLAY_NAME ? '' : t;
-}
 
 /** With `bulk_message_deletion`, one delete_message event lists `message_ids`; else one per message. */
 export const wantsBulkDeletion = (h: CapabilityHolder) => hasCapability(h, 'bulk_message_deletion');

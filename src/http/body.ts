@@ -1,6 +1,6 @@
 // Request parameters from the query string and the body: form-encoded, multipart, or JSON.
 import { getParts } from 'uWebSockets.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../model/errors.js';
 import type { RawParams } from './params.js';
 
 export function parseQuery(query: string, into: RawParams = {}): RawParams {

@@ -2,7 +2,7 @@
 // coerced, arrays and objects are JSON text inside the value. Every endpoint declares its
 // parameters with these; parseParams reports the first problem with Zulip's codes.
 import { z } from 'zod';
-import { ApiError, missingArgument } from './errors.js';
+import { ApiError, missingArgument } from '../model/errors.js';
 
 export type RawParams = Record<string, string>;
 export type ParamSpec = Record<string, z.ZodType>;

@@ -5,14 +5,14 @@ import { App, type HttpResponse, type TemplatedApp, type us_listen_socket, us_li
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { ApiRequest, ApiResponse, Router } from '../realm/router.js';
-import { subdomainFromHost } from '../realm/urls.js';
+import type { Metrics } from './metrics.js';
+import type { ApiRequest, ApiResponse, Router } from './contract.js';
+import { subdomainFromHost } from './urls.js';
 import { routeTable, type RouteMatch } from '../api/routes.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../model/errors.js';
 import { parseBody, parseQuery } from './body.js';
 import type { RawParams } from './params.js';
-import { bodyJson } from '../events/eventJson.js';
+import { bodyJson } from './bodyText.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',

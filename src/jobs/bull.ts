@@ -6,10 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
-import {
-  describeError, PermanentJobError,
-  type JobData, type JobDeps, type JobOptions, type JobRunner, type JobTable,
-} from './types.js';
+import { describeError, PermanentJobError, type JobData, type JobDepsOf, type JobOptions, type JobRunner, type JobTable } from './types.js';
 
 export interface BullOptions<T extends JobTable> {
   table: T;
@@ -81,7 +78,7 @@ export class BullJobRunner<T extends JobTable> implements JobRunner<T> {
     await this.local.upsertJobScheduler(name, { every: everyMs }, { name, data, opts: { removeOnComplete: true, removeOnFail: true } });
   }
 
-  start(deps: JobDeps): void {
+  start(deps: JobDepsOf<T>): void {
     for (const queue of [this.shared, this.local]) {
       const worker = new Worker(queue.name, (job: Job) => this.process(job, deps), {
         connection: this.workerConn,
@@ -101,7 +98,7 @@ export class BullJobRunner<T extends JobTable> implements JobRunner<T> {
     }
   }
 
-  private async process(job: Job, deps: JobDeps): Promise<void> {
+  private async process(job: Job, deps: JobDepsOf<T>): Promise<void> {
     const def = this.table[job.name];
     if (!def) throw new UnrecoverableError(`Unknown job '${job.name}'`);
     const attempt = job.attemptsMade + 1;

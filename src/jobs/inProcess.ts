@@ -2,10 +2,7 @@
 // policy as the BullMQ runner; jobs live in memory, at most `concurrency` run at once, and
 // close() drains them (delayed tries included) before it returns.
 import type { Logger } from '../log.js';
-import {
-  backoffDelay, describeError, PermanentJobError,
-  type JobData, type JobDeps, type JobOptions, type JobRunner, type JobTable,
-} from './types.js';
+import { backoffDelay, describeError, PermanentJobError, type JobData, type JobDepsOf, type JobOptions, type JobRunner, type JobTable } from './types.js';
 
 interface QueuedJob {
   id: number;
@@ -37,7 +34,7 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
   private readonly busySchedules = new Set<string>();
   private running = 0;
   private nextId = 0;
-  private deps: JobDeps | null = null;
+  private deps: JobDepsOf<T> | null = null;
   private closed = false;
   private idleWaiters: Array<() => void> = [];
 
@@ -84,7 +81,7 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
     tick();
   }
 
-  start(deps: JobDeps): void {
+  start(deps: JobDepsOf<T>): void {
     this.deps = deps;
     this.pump();
   }
@@ -106,7 +103,7 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
     this.notifyIfIdle();
   }
 
-  private async run(job: QueuedJob, deps: JobDeps): Promise<void> {
+  private async run(job: QueuedJob, deps: JobDepsOf<T>): Promise<void> {
     this.running++;
     job.attemptsMade++;
     const log = this.log.child({ job: job.name, jobId: job.id, attempt: job.attemptsMade });

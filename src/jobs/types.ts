@@ -1,8 +1,5 @@
 // The job interface shared by both runners (BullMQ, in-process) and the processors.
-import type { Config } from '../config.js';
-import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
-import type { RealmRegistry } from '../realm/registry.js';
 
 export interface JobOptions {
   /** Tries in all, the first included (default: the job's own, else 1). */
@@ -13,16 +10,9 @@ export interface JobOptions {
   delayMs?: number;
 }
 
-/** What processors may use: the worker process's services and its active realm actors. */
-export interface JobDeps {
-  config: Config;
-  sql: Sql;
-  log: Logger;
-  registry: RealmRegistry;
-}
-
-export interface JobContext {
-  deps: JobDeps;
+/** What a processor gets besides its data: the worker's services (given at start), the try, a logger. */
+export interface JobContext<Deps = unknown> {
+  deps: Deps;
   /** 1 on the first try. */
   attempt: number;
   log: Logger;
@@ -33,25 +23,33 @@ export interface JobContext {
  * so it must be plain data; the in-process runner copies it through JSON too, so a processor
  * sees the same thing under both runners.
  */
-export interface JobDefinition<D = never> {
-  run(data: D, ctx: JobContext): Promise<void>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface JobDefinition<D = never, Deps = any> {
+  run(data: D, ctx: JobContext<Deps>): Promise<void>;
   attempts?: number;
   backoffMs?: number;
 }
 
 // `any` lets tables of differently typed definitions share one index type.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type JobTable = Record<string, JobDefinition<any>>;
+export type JobTable = Record<string, JobDefinition<any, any>>;
 
 export type JobData<D> = D extends JobDefinition<infer T> ? T : never;
+/** The services every processor of a table shares. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JobDepsOf<T extends JobTable> = T[keyof T] extends JobDefinition<any, infer Deps> ? Deps : never;
 
-export interface JobRunner<T extends JobTable = JobTable> {
+/** The sending side of a runner: what the request path may do with jobs. */
+export interface JobQueue<T extends JobTable = JobTable> {
   /** Queues a job; resolves once it is accepted (stored in Redis, or queued in memory). */
   enqueue<N extends keyof T & string>(name: N, data: JobData<T[N]>, opts?: JobOptions): Promise<void>;
+}
+
+export interface JobRunner<T extends JobTable = JobTable> extends JobQueue<T> {
   /** Runs a job now and then every `everyMs` in this process (jobs that work on this process's realms). */
   every<N extends keyof T & string>(name: N, everyMs: number, data: JobData<T[N]>): Promise<void>;
   /** Starts consuming; jobs queued before wait for it. */
-  start(deps: JobDeps): void;
+  start(deps: JobDepsOf<T>): void;
   /** Stops schedules and consumers; waits for the jobs in flight (in-process: for every queued job). */
   close(): Promise<void>;
 }

@@ -12,13 +12,12 @@
 //   other users.
 // - metadataAudience / subscriberAudience(state, stream): user ids for event delivery.
 // None of these look at is_archived: callers decide what an archived channel allows.
-import type { RealmState } from '../realm/state.js';
-import { Role, type Stream, type User } from '../realm/types.js';
+import type { RealmState } from '../model/realmState.js';
+import type { Stream, User } from '../model/types.js';
 import { hasChannelPermission, METADATA_GRANTING_SETTINGS } from './channelSettings.js';
 import { hasRealmPermission } from './realmSettings.js';
+import { isAdmin, isGuest } from '../model/roles.js';
 
-export const isRealmAdmin = (user: User) => user.role <= Role.ADMINISTRATOR;
-export const isGuest = (user: User) => user.role === Role.GUEST;
 
 /** Metadata access through can_administer_channel_group, can_add_subscribers_group or can_subscribe_group. */
 export function hasMetadataAccessViaGroups(state: RealmState, user: User, stream: Stream): boolean {
@@ -33,7 +32,7 @@ export function canAccessChannelMetadata(state: RealmState, user: User | null, s
   if (state.isSubscribed(user.id, stream.id)) return true;
   if (isGuest(user)) return false;
   if (!stream.inviteOnly) return true;
-  if (isRealmAdmin(user)) return true;
+  if (isAdmin(user)) return true;
   return hasMetadataAccessViaGroups(state, user, stream);
 }
 
@@ -51,7 +50,7 @@ export function canAccessChannelContent(state: RealmState, user: User | null, st
 /** Organization administrators administer every channel; others through can_administer_channel_group. */
 export function canAdministerChannel(state: RealmState, user: User, stream: Stream): boolean {
   if (!user.isActive) return false;
-  if (isRealmAdmin(user)) return true;
+  if (isAdmin(user)) return true;
   return hasChannelPermission(state, user, stream, 'can_administer_channel_group');
 }
 
@@ -61,14 +60,14 @@ export function canSeeSubscribers(state: RealmState, user: User, stream: Stream)
   const subscribed = state.isSubscribed(user.id, stream.id);
   if (isGuest(user)) return subscribed;
   if (!stream.inviteOnly) return true;
-  if (subscribed || isRealmAdmin(user)) return true;
+  if (subscribed || isAdmin(user)) return true;
   return hasMetadataAccessViaGroups(state, user, stream);
 }
 
 /** Adding others to a channel the caller can read (the caller checks content access first). */
 export function canSubscribeOthers(state: RealmState, user: User, stream: Stream): boolean {
   if (!user.isActive || isGuest(user)) return false;
-  if (isRealmAdmin(user)) return true;
+  if (isAdmin(user)) return true;
   if (hasRealmPermission(state, user, 'can_add_subscribers_group')) return true;
   return (
     hasChannelPermission(state, user, stream, 'can_administer_channel_group') ||
@@ -79,7 +78,7 @@ export function canSubscribeOthers(state: RealmState, user: User, stream: Stream
 /** Removing others: administrators anywhere; channel administrators; can_remove_subscribers_group with access. */
 export function canRemoveSubscribers(state: RealmState, user: User, stream: Stream): boolean {
   if (!user.isActive) return false;
-  if (isRealmAdmin(user)) return true;
+  if (isAdmin(user)) return true;
   if (isGuest(user)) return false;
   if (hasChannelPermission(state, user, stream, 'can_administer_channel_group')) return true;
   return canAccessChannelMetadata(state, user, stream) && hasChannelPermission(state, user, stream, 'can_remove_subscribers_group');

@@ -1,7 +1,7 @@
 // Channel-level permission settings: their defaults and who may hold them. Values live in
 // Stream.settings keyed by setting name; validation is the shared group-setting code.
-import type { RealmState } from '../realm/state.js';
-import type { Stream, User } from '../realm/types.js';
+import type { RealmState } from '../model/realmState.js';
+import type { Stream, User } from '../model/types.js';
 import { systemGroup, type GroupSettingValue } from './groups.js';
 import { checkGroupSettingValue, hasGroupPermission, type PermissionConfig } from './groupPermissions.js';
 

@@ -1,5 +1,5 @@
 // Who may see a user's real email address.
-import { EmailVisibility, Role, type User } from '../realm/types.js';
+import { EmailVisibility, Role, type User } from '../model/types.js';
 
 export function canSeeRealEmail(viewer: User | null, target: User): boolean {
   if (target.isBot) return true;

@@ -2,10 +2,10 @@
 // value a client sends is checked and normalized, and whether a user holds the permission.
 // Shared by realm settings, user groups' own settings and (for the channel code) channels.
 import { z } from 'zod';
-import { ApiError, badRequest } from '../http/errors.js';
-import type { RealmState } from '../realm/state.js';
-import type { User, UserGroup } from '../realm/types.js';
-import { Role } from '../realm/types.js';
+import { ApiError, badRequest } from '../model/errors.js';
+import type { RealmState } from '../model/realmState.js';
+import type { User, UserGroup } from '../model/types.js';
+import { Role } from '../model/types.js';
 import { formatGroupSetting, systemGroup, userInGroupSetting, type GroupSettingValue } from './groups.js';
 
 export interface PermissionConfig {

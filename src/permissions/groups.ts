@@ -1,9 +1,9 @@
 // Group membership and group-setting values. A group-setting value is a group id, or an
 // anonymous group `{direct_members, direct_subgroups}`; membership is resolved through nested
 // subgroups, and deactivated users are never members of anything.
-import type { RealmState } from '../realm/state.js';
-import type { User, UserGroup } from '../realm/types.js';
-import { SYSTEM_GROUP_BY_NAME } from './systemGroups.js';
+import type { RealmState } from '../model/realmState.js';
+import type { User, UserGroup } from '../model/types.js';
+import { SYSTEM_GROUP_BY_NAME } from '../model/systemGroups.js';
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 

@@ -7,15 +7,15 @@
 // whole history they can read now (content access and history public to subscribers).
 // Changing a message (edit, move, delete) also needs current access to its channel, so former
 // subscribers of a private channel cannot touch what they once received (CVE-2023-32678).
-import { badRequest } from '../http/errors.js';
-import type { RealmState } from '../realm/state.js';
-import { Role, type Stream, type User } from '../realm/types.js';
-import type { MessageRecord } from '../realm/messageState.js';
+import { badRequest } from '../model/errors.js';
+import type { RealmState } from '../model/realmState.js';
+import { Role, type Stream, type User } from '../model/types.js';
+import type { MessageRecord } from '../model/messageState.js';
 import { canAccessChannelContent } from './channelAccess.js';
 import { hasChannelPermission } from './channelSettings.js';
 import { hasRealmPermission, realmGroupSetting } from './realmSettings.js';
 import { userInGroupSetting } from './groups.js';
-import { canAccessUser } from '../events/audience.js';
+import { canAccessUser } from './userAccess.js';
 import { Flag } from '../db/flags.js';
 
 /** Inclusive message id range. */

@@ -1,10 +1,16 @@
 // The realm's permission settings as group-setting values: the stored value, or the
 // setting's default system group when the organization never changed it.
-import type { RealmState } from '../realm/state.js';
-import type { User } from '../realm/types.js';
+import type { RealmState } from '../model/realmState.js';
+import type { User } from '../model/types.js';
 import { systemGroup, type GroupSettingValue } from './groups.js';
 import { hasGroupPermission } from './groupPermissions.js';
-import { REALM_PERMISSION_SETTINGS } from './realmDefaults.js';
+import { REALM_PERMISSION_SETTINGS, REALM_PROPERTIES } from './realmDefaults.js';
+
+/** A realm property's current value: stored, or its default when the organization never set it. */
+export function realmProperty(state: RealmState, name: string): unknown {
+  const stored = state.realm.settings[name];
+  return stored === undefined ? REALM_PROPERTIES[name]?.default : stored;
+}
 
 export function realmGroupSetting(state: RealmState, name: string): GroupSettingValue {
   const stored = state.realm.settings[name];

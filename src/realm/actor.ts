@@ -1,9 +1,9 @@
 // RealmActor: owns one realm's state and is its only writer. State changes run one at a
 // time through the mailbox (`exclusive`); reads are served straight from memory.
 import type { Services } from './services.js';
-import { RealmState } from './state.js';
+import { RealmState } from '../model/realmState.js';
 import { EventHub } from '../events/hub.js';
-import type { RealmRecord, User } from './types.js';
+import type { RealmRecord, User } from '../model/types.js';
 import { loadRealmUsers } from '../db/users.js';
 import { loadRealmGroups } from '../db/groups.js';
 import { loadRealmStreams, loadRealmSubscriptions } from '../db/streams.js';

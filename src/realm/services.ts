@@ -3,10 +3,10 @@ import type { Config } from '../config.js';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { RenderPool } from '../render/pool.js';
-import type { ServerJobRunner } from '../jobs/index.js';
-import type { RealmRecord } from './types.js';
+import type { ServerJobQueue } from '../jobs/payloads.js';
+import type { RealmRecord } from '../model/types.js';
 import type { RealmActor } from './actor.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../model/errors.js';
 
 export interface Services {
   config: Config;
@@ -15,7 +15,7 @@ export interface Services {
   /** Markdown rendering off the actors' thread, with a time budget per message. */
   render: RenderPool;
   /** Side effects off the request path (push notifications, retention): BullMQ or in-process. */
-  jobs: ServerJobRunner;
+  jobs: ServerJobQueue;
   // Cluster seams (cluster/worker.ts sets them; the one-process mode leaves them unset).
   /** The `sql` a realm's actor writes through: in a cluster, fenced by the realm's lease. */
   sqlForRealm?: (realmId: number) => Sql;

@@ -8,11 +8,11 @@ import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { InProcessJobRunner } from '../../src/jobs/inProcess.js';
 import { BullJobRunner } from '../../src/jobs/bull.js';
-import { PermanentJobError, type JobDeps, type JobDefinition, type JobRunner, type JobTable } from '../../src/jobs/types.js';
+import { PermanentJobError, type JobDefinition, type JobRunner, type JobTable } from '../../src/jobs/types.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = pino({ level: 'silent' });
-const deps = { log: silent } as unknown as JobDeps;
+const deps: unknown = { log: silent };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser, type Client } from '../helpers/client.js';
 import { closeTestDb, deactivateUser, testDb } from '../helpers/db.js';
 import { createChannel, drain, expectError, insertBot, names, ok, openQueue, systemGroupIds, type Json } from './channels-helpers.js';
-import { historyRanges } from '../../src/actions/subscriptionHistory.js';
+import { historyRanges } from '../../src/queries/subscriptionHistory.js';
 import type { RealmActor } from '../../src/realm/actor.js';
 
 let owner: Client;

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
-import { createRealm } from '../../src/actions/realms.js';
+import { createRealm } from '../../src/actions/realm/create.js';
 import { createDatabase, freePort } from './globalSetup.js';
 import { encodeForm, httpRequest, type Params, type Reply } from './client.js';
 

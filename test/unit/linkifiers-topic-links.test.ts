@@ -2,9 +2,9 @@
 // topic must be cut off (and the topic keep its plain URLs), and results are cached per
 // topic until the linkifiers change.
 import { describe, expect, it } from 'vitest';
-import { topicLinksFor } from '../../src/actions/linkifiers.js';
+import { topicLinksFor } from '../../src/actions/realm/linkifiers.js';
 import type { RealmActor } from '../../src/realm/actor.js';
-import type { Linkifier } from '../../src/realm/types.js';
+import type { Linkifier } from '../../src/model/types.js';
 
 function fakeActor(linkifiers: Linkifier[]) {
   const warnings: unknown[] = [];

@@ -1,15 +1,15 @@
 // DELETE /messages/{message_id}. Allowed to members of the organization's or the channel's
 // can_delete_any_message_group, and to the sender (or a bot's owner) through
 // can_delete_own_message_group within the realm's delete time limit.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../realm/types.js';
-import type { MessageRecord } from '../../realm/messageState.js';
+import type { User } from '../../model/types.js';
+import type { MessageRecord } from '../../model/messageState.js';
 import type { ChatEvent } from '../../events/queue.js';
 import { topicForQueue, wantsBulkDeletion } from '../../events/shape.js';
 import { hasMessagePermission } from '../../permissions/messageAccess.js';
 import { deleteMessages } from '../../db/messages.js';
-import { readersOf } from './audience.js';
+import { readersOf } from '../../queries/readers.js';
 import { limitSeconds, messageToModify, pastLimit, refreshTopic } from './modify.js';
 
 function checkCanDelete(actor: RealmActor, user: User, m: MessageRecord): void {

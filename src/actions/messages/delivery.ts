@@ -2,14 +2,14 @@
 // HTML, gravatar, empty topic name), with that user's flags. The message object is built once
 // per distinct shape, not once per recipient.
 import type { RealmActor } from '../../realm/actor.js';
-import type { MessageRecord } from '../../realm/messageState.js';
-import { Role } from '../../realm/types.js';
+import type { MessageRecord } from '../../model/messageState.js';
+import { Role } from '../../model/types.js';
 import type { EventQueue } from '../../events/queue.js';
 import { hasCapability } from '../../events/shape.js';
-import { formatMessage } from '../../realm/messageView.js';
+import { formatMessage } from '../../views/messages.js';
 import { canSeeRealEmail } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
-import { topicLinksFor } from '../topicLinks.js';
+import { topicLinksFor } from '../../views/topicLinks.js';
 
 export interface Delivery {
   message: MessageRecord;

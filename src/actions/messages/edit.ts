@@ -2,24 +2,25 @@
 // moves (see move.ts), announced by one update_message event to the users who can read the
 // message, each with their own flags.
 import { createHash } from 'node:crypto';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../realm/types.js';
-import type { MessageRecord } from '../../realm/messageState.js';
+import type { User } from '../../model/types.js';
+import type { MessageRecord } from '../../model/messageState.js';
 import type { EventQueue } from '../../events/queue.js';
 import { topicForQueue } from '../../events/shape.js';
-import { topicLinksFor } from '../topicLinks.js';
-import { checkGroupMentions, renderContent } from '../render.js';
+import { topicLinksFor } from '../../views/topicLinks.js';
+import { checkGroupMentions, renderContent } from './render.js';
 import { Flag, flagNames, writeFlagRows } from '../../db/flags.js';
 import { ensureConversation, updateMessageContent } from '../../db/messages.js';
 import { usersInGroupSetting } from '../../permissions/groups.js';
 import { normalizeContent } from './input.js';
 import { findAlertWords } from '../../render/scan.js';
-import { readersOf } from './audience.js';
-import { limitSeconds, messageToModify, pastLimit, realmProperty } from './modify.js';
+import { readersOf } from '../../queries/readers.js';
+import { limitSeconds, messageToModify, pastLimit } from './modify.js';
 import { applyMove, planMove, type PropagateMode } from './move.js';
 import { publishDeletion } from './delete.js';
-import { sendMoveNotices, type MovedMessages } from '../notificationBot.js';
+import { sendMoveNotices, type MovedMessages } from './notificationBot.js';
+import { realmProperty } from '../../permissions/realmSettings.js';
 
 export interface EditInput {
   messageId: number;
@@ -44,7 +45,7 @@ interface ContentEdit {
 }
 
 async function prepareContentEdit(actor: RealmActor, user: User, m: MessageRecord, input: EditInput): Promise<ContentEdit> {
-  if (realmProperty(actor, 'allow_message_editing') === false) throw badRequest('Your organization has turned off message editing');
+  if (realmProperty(actor.state, 'allow_message_editing') === false) throw badRequest('Your organization has turned off message editing');
   if (m.senderId !== user.id) throw badRequest("You don't have permission to edit this message");
   if (pastLimit(m, limitSeconds(actor, 'message_content_edit_limit_seconds'))) {
     throw badRequest('The time limit for editing this message has passed');

@@ -2,9 +2,9 @@
 // user returns the first send's result and creates nothing. Keys are remembered in memory for
 // a while (covering retries that race the first attempt) and stored on the message row
 // (covering retries after a restart or a move of the realm to another process).
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../realm/types.js';
+import type { User } from '../../model/types.js';
 import { messageIdForIdempotencyKey } from '../../db/messages.js';
 import { sendMessageNow, type SendInput, type SendResult } from './send.js';
 

@@ -1,8 +1,8 @@
 // Normalizing what a client sends with a message: content, topic, the `to` field, and the
 // sending client's name.
-import { badRequest } from '../../http/errors.js';
-import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../events/limits.js';
-import { topicFromClient } from '../../events/shape.js';
+import { badRequest } from '../../model/errors.js';
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../model/limits.js';
+import { topicFromClient } from '../../model/topics.js';
 
 /** Keeps the first `max` code points, ending with `marker` when anything was cut. */
 export function truncate(text: string, max: number, marker: string): string {

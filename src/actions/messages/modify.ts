@@ -1,24 +1,18 @@
 // What edits, moves and deletes share: finding a message the user may change, the realm's
 // time limits, and topic bookkeeping after messages leave a topic.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../realm/types.js';
-import type { MessageRecord } from '../../realm/messageState.js';
-import { REALM_PROPERTIES } from '../../permissions/realmDefaults.js';
+import type { User } from '../../model/types.js';
+import type { MessageRecord } from '../../model/messageState.js';
+import { realmProperty } from '../../permissions/realmSettings.js';
 import { canModifyMessage, type Reader } from '../../permissions/messageAccess.js';
 import { latestInTopic } from '../../db/messages.js';
-import { accessibleMessage } from '../messageQueries.js';
-import { loadReader } from './audience.js';
-
-/** A realm setting's value, or its default when the organization never set it. */
-export function realmProperty(actor: RealmActor, name: string): unknown {
-  const v = actor.realm.settings[name];
-  return v !== undefined ? v : REALM_PROPERTIES[name]?.default;
-}
+import { accessibleMessage } from '../../queries/messages.js';
+import { loadReader } from '../../queries/readers.js';
 
 /** Seconds allowed by a limit setting (null or 0: no limit). */
 export function limitSeconds(actor: RealmActor, name: string): number | null {
-  const v = realmProperty(actor, name);
+  const v = realmProperty(actor.state, name);
   return typeof v === 'number' && v > 0 ? v : null;
 }
 

@@ -2,22 +2,22 @@
 // stream_id). The destination is re-checked inside the caller's realm (CVE-2021-30487); after
 // a move between channels, users without access to the destination lose the messages, and
 // their flags rows with them, so nothing stays readable through old rows (CVE-2024-27286).
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import { Role, type Stream, type User } from '../../realm/types.js';
-import type { EditHistoryEntry, MessageRecord } from '../../realm/messageState.js';
+import { Role, type Stream, type User } from '../../model/types.js';
+import type { EditHistoryEntry, MessageRecord } from '../../model/messageState.js';
 import { canAccessChannelContent } from '../../permissions/channelAccess.js';
 import { checkCanSendToChannel, hasMessagePermission, type Reader } from '../../permissions/messageAccess.js';
 import { Flag, deleteFlagRows, writeFlagRows } from '../../db/flags.js';
 import { loadMessages, moveMessages } from '../../db/messages.js';
 import { queryMessages, readableSql } from '../../db/narrow.js';
 import { RESOLVED_TOPIC_PREFIX } from '../../db/narrow.js';
-import { invalidChannelId } from '../channels.js';
-import { viewerScope } from '../messageQueries.js';
+import { invalidChannelId } from '../channels/channels.js';
+import { viewerScope } from '../../queries/messages.js';
 import { normalizeTopic } from './input.js';
 import { effectiveTopicsPolicy } from './recipients.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../../events/limits.js';
-import { readersOf } from './audience.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../../model/limits.js';
+import { readersOf } from '../../queries/readers.js';
 import { limitSeconds, pastLimit, refreshTopic } from './modify.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';

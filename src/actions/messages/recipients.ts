@@ -1,14 +1,13 @@
 // Resolving a send's addressee inside the caller's realm: the channel (by name or id) and its
 // topic rules, or the participants of a direct conversation.
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { Stream, User } from '../../realm/types.js';
-import { fakeEmailDomain } from '../../realm/urls.js';
-import { apiEmail } from '../../realm/userView.js';
-import { apiEmailIsReal, canSeeRealEmail } from '../../permissions/email.js';
+import type { Stream, User } from '../../model/types.js';
+import { apiEmail } from '../../views/users.js';
+import { userByEmail } from '../../queries/users.js';
 import { hasChannelPermission } from '../../permissions/channelSettings.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../../events/limits.js';
-import { streamDoesNotExist } from '../channels.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../../model/limits.js';
+import { streamDoesNotExist } from '../channels/channels.js';
 import type { ChannelTarget } from './input.js';
 
 export function findChannel(actor: RealmActor, target: ChannelTarget): Stream {
@@ -21,17 +20,6 @@ export function findChannel(actor: RealmActor, target: ChannelTarget): Stream {
   const stream = actor.state.streamByName(name);
   if (!stream) throw streamDoesNotExist(name);
   return stream;
-}
-
-/** A user by the address a client uses: the API email, or a real email the caller may see. */
-export function userByEmail(actor: RealmActor, viewer: User, email: string): User | undefined {
-  const placeholder = /^user(\d+)@(.+)$/i.exec(email);
-  if (placeholder && placeholder[2]!.toLowerCase() === fakeEmailDomain(actor.services.config, actor.realm)) {
-    const u = actor.user(Number(placeholder[1]));
-    if (u) return u;
-  }
-  const u = actor.state.userByEmail(email);
-  return u && (apiEmailIsReal(u) || canSeeRealEmail(viewer, u)) ? u : undefined;
 }
 
 /** The recipients of a direct message (without the sender unless named). */

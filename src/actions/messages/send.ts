@@ -5,30 +5,24 @@
 // channel's size. Recipients are the channel's subscribers at that moment (they get the event;
 // the subscription log says later that they received it). Mentions, alert words and topic
 // wildcards add one flags row per user concerned.
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { Stream, User } from '../../realm/types.js';
-import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../realm/messageState.js';
-import { checkGroupMentions, renderContent, type RenderedContent } from '../render.js';
+import type { Stream, User } from '../../model/types.js';
+import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../model/messageState.js';
+import { checkGroupMentions, renderContent, type RenderedContent } from './render.js';
 import { Flag } from '../../db/flags.js';
 import { ensureConversation, reserveMessageIds, topicHasMessageIn, topicParticipantIds, type FlagRow } from '../../db/messages.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { usersInGroupSetting } from '../../permissions/groups.js';
-import {
-  checkCanAccessRecipients,
-  checkCanSendDirect,
-  checkCanSendToChannel,
-  hasFullHistoryAccess,
-  OPEN_END,
-} from '../../permissions/messageAccess.js';
-import { historyRanges } from '../subscriptionHistory.js';
-import { sendQueueOf, type PreparedSend } from '../sendQueue.js';
+import { checkCanAccessRecipients, checkCanSendDirect, checkCanSendToChannel, hasFullHistoryAccess, OPEN_END } from '../../permissions/messageAccess.js';
+import { historyRanges } from '../../queries/subscriptionHistory.js';
+import { sendQueueOf, type PreparedSend } from '../../realm/sendQueue.js';
 import { normalizeContent, normalizeTopic, parseChannelTarget, parseDirectTargets } from './input.js';
 import { checkTopicAllowed, effectiveTopicsPolicy, findChannel, resolveDirectRecipients } from './recipients.js';
 import { followsWhereMentioned, policyForSend, userTopicEvent } from './topicPolicy.js';
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
-import { enqueueMessageNotifications } from '../notifications.js';
+import { enqueueMessageNotifications } from './notifications.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;

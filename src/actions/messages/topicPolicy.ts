@@ -2,8 +2,8 @@
 // `automatically_follow_topics_policy`, `automatically_unmute_topics_in_muted_streams_policy`
 // and `automatically_follow_topics_where_mentioned` (Zulip's defaults: follow topics one
 // starts, unmute in muted channels on sending, follow where mentioned).
-import type { User } from '../../realm/types.js';
-import { VisibilityPolicy, type UserTopic } from '../../realm/messageState.js';
+import type { User } from '../../model/types.js';
+import { VisibilityPolicy, type UserTopic } from '../../model/messageState.js';
 import type { ChatEvent, EventQueue } from '../../events/queue.js';
 import { topicForQueue } from '../../events/shape.js';
 

@@ -1,0 +1,120 @@
+// Channel folders: organization administrators create, edit, archive and order them; every
+// user of the realm sees them.
+import { badRequest } from '../../model/errors.js';
+import type { RealmActor } from '../../realm/actor.js';
+import type { ChannelFolder, User } from '../../model/types.js';
+import { insertFolder, saveFolder, saveFolderOrder } from '../../db/folders.js';
+import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../model/limits.js';
+import { renderContent } from '../messages/render.js';
+import { actingUser, requireAdmin } from '../../permissions/roles.js';
+
+export function formatFolder(f: ChannelFolder): Record<string, unknown> {
+  return {
+    id: f.id,
+    name: f.name,
+    description: f.description,
+    rendered_description: f.renderedDescription,
+    order: f.order,
+    date_created: Math.floor(f.dateCreated.getTime() / 1000),
+    creator_id: f.creatorId,
+    is_archived: f.isArchived,
+  };
+}
+
+/** The realm's folders in their order; archived ones only when asked for. */
+export function listFolders(actor: RealmActor, includeArchived: boolean): Record<string, unknown>[] {
+  return [...actor.state.channelFolders.values()]
+    .filter((f) => includeArchived || !f.isArchived)
+    .sort((a, b) => a.order - b.order || a.id - b.id)
+    .map(formatFolder);
+}
+
+function checkName(actor: RealmActor, raw: string, exceptId = 0): string {
+  const name = raw.trim();
+  if (name === '') throw badRequest("Channel folder name can't be empty.");
+  if (name.length > MAX_CHANNEL_FOLDER_NAME_LENGTH) {
+    throw badRequest(`Channel folder name cannot exceed ${MAX_CHANNEL_FOLDER_NAME_LENGTH} characters.`);
+  }
+  for (const f of actor.state.channelFolders.values()) {
+    if (f.id !== exceptId && f.name.toLowerCase() === name.toLowerCase()) throw badRequest('Channel folder name already in use');
+  }
+  return name;
+}
+
+function checkDescription(description: string): string {
+  if (description.length > MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH) {
+    throw badRequest(`Channel folder description cannot exceed ${MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH} characters.`);
+  }
+  return description;
+}
+
+const everyone = (actor: RealmActor) => actor.state.activeUsers().map((u) => u.id);
+
+/** POST /channel_folders/create. */
+export function createFolder(actor: RealmActor, acting: User, input: { name: string; description: string }): Promise<ChannelFolder> {
+  return actor.exclusive(async () => {
+    const user = actingUser(actor.state, acting);
+    requireAdmin(user);
+    const name = checkName(actor, input.name);
+    const description = checkDescription(input.description);
+    const order = Math.max(-1, ...[...actor.state.channelFolders.values()].map((f) => f.order)) + 1;
+    const rendered = (await renderContent(actor, description)).html;
+    const folder = await insertFolder(actor.sql, {
+      realmId: actor.realm.id, name, description, renderedDescription: rendered, order, creatorId: user.id,
+    });
+    actor.state.channelFolders.set(folder.id, folder);
+    actor.events.publish({ type: 'channel_folder', op: 'add', channel_folder: formatFolder(folder) }, everyone(actor));
+    return folder;
+  });
+}
+
+/** PATCH /channel_folders/{id}: name, description, archived flag. */
+export function updateFolder(
+  actor: RealmActor,
+  acting: User,
+  id: number,
+  changes: { name?: string; description?: string; isArchived?: boolean },
+): Promise<void> {
+  return actor.exclusive(async () => {
+    requireAdmin(actingUser(actor.state, acting));
+    const folder = actor.state.channelFolders.get(id);
+    if (!folder) throw badRequest('Invalid channel folder ID');
+    const data: Record<string, unknown> = {};
+    const next: ChannelFolder = { ...folder };
+    if (changes.name !== undefined) {
+      const name = checkName(actor, changes.name, folder.id);
+      if (name !== folder.name) data.name = next.name = name;
+    }
+    if (changes.description !== undefined && changes.description !== folder.description) {
+      next.description = checkDescription(changes.description);
+      next.renderedDescription = (await renderContent(actor, next.description)).html;
+      data.description = next.description;
+      data.rendered_description = next.renderedDescription;
+    }
+    if (changes.isArchived !== undefined && changes.isArchived !== folder.isArchived) {
+      if (changes.isArchived && [...actor.state.streams.values()].some((s) => s.folderId === folder.id && !s.isArchived)) {
+        throw badRequest('You need to remove all the channels from this folder to archive it.');
+      }
+      data.is_archived = next.isArchived = changes.isArchived;
+    }
+    if (!Object.keys(data).length) return;
+    await saveFolder(actor.sql, next);
+    actor.state.channelFolders.set(folder.id, next);
+    actor.events.publish({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data }, everyone(actor));
+  });
+}
+
+/** PATCH /channel_folders: `order` is every folder id, in the new order. */
+export function reorderFolders(actor: RealmActor, acting: User, order: number[]): Promise<void> {
+  return actor.exclusive(async () => {
+    requireAdmin(actingUser(actor.state, acting));
+    const ids = new Set(actor.state.channelFolders.keys());
+    for (const id of order) if (!ids.has(id)) throw badRequest('Invalid channel folder ID');
+    if (order.length !== ids.size || new Set(order).size !== order.length) {
+      throw badRequest('order must list every channel folder ID exactly once');
+    }
+    await saveFolderOrder(actor.sql, actor.realm.id, order);
+    order.forEach((id, i) => actor.state.channelFolders.set(id, { ...actor.state.channelFolders.get(id)!, order: i }));
+    actor.events.publish({ type: 'channel_folder', op: 'reorder', order }, everyone(actor));
+  });
+}

@@ -1,0 +1,146 @@
+// Mobile push notifications of a new message. After the message committed, the send decides
+// here who gets notified (Zulip's rules: direct messages and mentions, wildcard mentions where
+// the user allows them, channels and followed topics the user asked pushes for; never in
+// muted places except personal mentions) and queues one `push` job per user who has push
+// devices. Nothing here can fail the send: problems are logged.
+import type { RealmActor } from '../../realm/actor.js';
+import type { User } from '../../model/types.js';
+import { VisibilityPolicy, type MessageRecord } from '../../model/messageState.js';
+import { Flag } from '../../db/flags.js';
+import { usersWithPushDevices } from '../../db/pushTargets.js';
+import { userSettingValue } from '../../model/userSettings.js';
+import { realmUrl } from '../../http/urls.js';
+import { apiEmail } from '../../views/users.js';
+import { plainTextOfHtml, truncatePushContent } from '../../views/pushContent.js';
+import type { PushPayload } from '../../jobs/payloads.js';
+
+/** Zulip's idle rule: no presence activity for this long (or no client receiving messages). */
+export const IDLE_AFTER_SECONDS = 140;
+
+export interface PushRecipient {
+  userId: number;
+  trigger: string;
+}
+
+const setting = (user: User, name: string) => userSettingValue(user.settings, name) === true;
+
+/** Whether a user hears of a channel topic at all: not muted (a topic can be unmuted or followed in a muted channel). */
+function notifiableTopic(actor: RealmActor, user: User, streamId: number, topic: string): boolean {
+  const policy = actor.state.messaging.userTopic(user.id, streamId, topic)?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
+  if (policy === VisibilityPolicy.MUTED) return false;
+  const muted = actor.state.subscription(user.id, streamId)?.isMuted === true;
+  return !muted || policy === VisibilityPolicy.UNMUTED || policy === VisibilityPolicy.FOLLOWED;
+}
+
+/** Why this message is pushed to this user, or null when it is not. */
+export function pushTrigger(actor: RealmActor, user: User, m: MessageRecord, flags: number): string | null {
+  const offlinePush = setting(user, 'enable_offline_push_notifications');
+  if (m.streamId === null) return offlinePush ? 'direct_message' : null;
+  if (flags & Flag.MENTIONED) return offlinePush ? 'mentioned' : null;
+  if (!notifiableTopic(actor, user, m.streamId, m.topic)) return null;
+  const sub = actor.state.subscription(user.id, m.streamId);
+  const followed = actor.state.messaging.userTopic(user.id, m.streamId, m.topic)?.visibilityPolicy === VisibilityPolicy.FOLLOWED;
+  const wildcardsNotify =
+    (sub?.wildcardMentionsNotify ?? setting(user, 'wildcard_mentions_notify')) ||
+    (followed && setting(user, 'enable_followed_topic_wildcard_mentions_notify'));
+  if (offlinePush && wildcardsNotify) {
+    if (flags & Flag.TOPIC_WILDCARD_MENTIONED) return 'topic_wildcard_mentioned';
+    if (flags & Flag.STREAM_WILDCARD_MENTIONED) return 'stream_wildcard_mentioned';
+  }
+  if (followed && setting(user, 'enable_followed_topic_push_notifications')) return 'followed_topic_push_notify';
+  if (sub?.pushNotifications ?? setting(user, 'enable_stream_push_notifications')) return 'stream_push_notify';
+  return null;
+}
+
+/** Idle: no client of the user receives messages, or the user showed no activity lately. */
+export function isIdle(actor: RealmActor, userId: number, nowSeconds = Date.now() / 1000): boolean {
+  let receiving = false;
+  for (const q of actor.events.queuesOf(userId)) if (q.wants('message')) receiving = true;
+  if (!receiving) return true;
+  const last = actor.state.presence.get(userId)?.lastActiveTime;
+  return last == null || nowSeconds - last > IDLE_AFTER_SECONDS;
+}
+
+/** The users to push this message to, with why. `recipients`: receiving user id → flag bits. */
+export function pushTargets(actor: RealmActor, m: MessageRecord, recipients: Map<number, number>): PushRecipient[] {
+  const out: PushRecipient[] = [];
+  for (const [userId, flags] of recipients) {
+    if (userId === m.senderId) continue;
+    const user = actor.state.users.get(userId);
+    if (!user || !user.isActive || user.isBot) continue;
+    const trigger = pushTrigger(actor, user, m, flags);
+    if (trigger === null) continue;
+    // An active user is pushed to only when they asked for pushes while online too.
+    if (!setting(user, 'enable_online_push_notifications') && !isIdle(actor, userId)) continue;
+    out.push({ userId, trigger });
+  }
+  return out;
+}
+
+/** The payload every target shares (user_id and trigger are added per user). */
+export function pushPayloadBase(actor: RealmActor, m: MessageRecord): Omit<PushPayload, 'user_id' | 'trigger'> | null {
+  const { config } = actor.services;
+  const sender = actor.user(m.senderId);
+  if (!sender) return null;
+  const url = realmUrl(config, actor.realm);
+  const { content, truncated } = truncatePushContent(plainTextOfHtml(m.renderedContent));
+  const where: Partial<PushPayload> = {};
+  if (m.streamId !== null) {
+    Object.assign(where, { stream: actor.state.streams.get(m.streamId)?.name ?? '', stream_id: m.streamId, topic: m.topic });
+  } else {
+    const participants = actor.state.messaging.conversations.get(m.recipientId)?.userIds ?? [];
+    if (participants.length > 2) where.pm_users = participants.join(',');
+  }
+  return {
+    event: 'message',
+    server: config.externalHost,
+    realm_id: actor.realm.id,
+    realm_name: actor.realm.name,
+    realm_uri: url,
+    realm_url: url,
+    sender_id: sender.id,
+    sender_email: apiEmail(config, actor.realm, sender),
+    sender_full_name: sender.fullName,
+    zulip_message_id: m.id,
+    recipient_type: m.streamId === null ? 'private' : 'stream',
+    ...where,
+    content,
+    content_truncated: truncated,
+    time: Math.floor(m.dateSent.getTime() / 1000),
+  };
+}
+
+async function enqueuePushJobs(actor: RealmActor, base: Omit<PushPayload, 'user_id' | 'trigger'>, targets: PushRecipient[]): Promise<void> {
+  const { services } = actor;
+  const realmId = actor.realm.id;
+  const withDevices = new Set(await usersWithPushDevices(services.sql, realmId, targets.map((t) => t.userId)));
+  await Promise.all(
+    targets
+      .filter((t) => withDevices.has(t.userId))
+      .map((t) =>
+        services.jobs
+          .enqueue('push', { realmId, userId: t.userId, payload: { ...base, user_id: t.userId, trigger: t.trigger } })
+          .catch((err: unknown) => services.log.error({ err, realm: actor.realm.stringId, user: t.userId, message: base.zulip_message_id }, 'could not queue a push notification')),
+      ),
+  );
+}
+
+/**
+ * Called once a message committed, with its receiving users and their flag bits. Returns at
+ * once: the device lookup and the enqueueing happen afterwards, off the request's path.
+ */
+export function enqueueMessageNotifications(actor: RealmActor, message: MessageRecord, recipients: Map<number, number>): void {
+  const { services } = actor;
+  try {
+    if (!services.config.PUSH_RELAY_URL) return;
+    const targets = pushTargets(actor, message, recipients);
+    if (targets.length === 0) return;
+    const base = pushPayloadBase(actor, message);
+    if (!base) return;
+    enqueuePushJobs(actor, base, targets).catch((err: unknown) =>
+      services.log.error({ err, realm: actor.realm.stringId, message: message.id }, 'could not queue push notifications'),
+    );
+  } catch (err) {
+    services.log.error({ err, realm: actor.realm.stringId, message: message.id }, 'could not work out push notifications');
+  }
+}

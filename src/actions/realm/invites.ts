@@ -1,0 +1,229 @@
+// Reusable invitation links: creation within what the creator may grant, listing, revocation,
+// and the account a new person creates with one. A link works only in its own realm, only
+// until it expires or is revoked, and never grants more than its creator could at the time.
+import { randomInt } from 'node:crypto';
+import { badRequest, mustBeAdmin, mustBeOwner } from '../../model/errors.js';
+import type { RealmActor } from '../../realm/actor.js';
+import { ROLES, Role, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
+import { insertInvite, revokeInvite } from '../../db/invites.js';
+import { addGroupMembers } from '../../db/groups.js';
+import { saveUser } from '../../db/organization.js';
+import { insertSubscriptionLog, saveSubscription } from '../../db/subscriptions.js';
+import { realmUrl } from '../../http/urls.js';
+import { hasRealmPermission } from '../../permissions/realmSettings.js';
+import { canAccessChannelContent, canSubscribeOthers } from '../../permissions/channelAccess.js';
+import { publishPeerEvents, publishSubscriptionAdd } from '../channels/events.js';
+import { realmUserDefault } from './settings.js';
+import { groupForUpdate } from '../groups/groups.js';
+import { announceUser, insertNewUser } from '../users/create.js';
+import { actingUser, requireNonGuest } from '../../permissions/roles.js';
+import { isAdmin } from '../../model/roles.js';
+
+export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
+export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
+const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+
+function generateInviteKey(): string {
+  let key = '';
+  for (let i = 0; i < 24; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  return key;
+}
+
+export function inviteLink(actor: RealmActor, invite: MultiuseInvite): string {
+  return `${realmUrl(actor.services.config, actor.realm)}/join/${invite.key}/`;
+}
+
+/** Whether a user may hand out a role: owners only by owners, staff roles only by administrators. */
+function roleGrantError(user: User, invitedAs: number): string | null {
+  if (!ROLES.includes(invitedAs)) return 'Invalid invite_as';
+  if (invitedAs === Role.OWNER && user.role !== Role.OWNER) return 'Must be an organization owner';
+  if (invitedAs <= Role.MODERATOR && user.role > Role.ADMINISTRATOR) return 'Must be an organization administrator';
+  return null;
+}
+
+/** Channels of a link: each readable by the creator, and default or open to their subscribing others. */
+function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
+  const state = actor.state;
+  const streams = [...new Set(ids)].map((id) => {
+    const stream = state.streams.get(id);
+    if (!stream || stream.isArchived || !canAccessChannelContent(state, user, stream)) {
+      throw badRequest(`Invalid channel ID ${id}. No invites were sent.`);
+    }
+    return stream;
+  });
+  const canSubscribe = (s: Stream) =>
+    canSubscribeOthers(state, user, s) || (s.isDefault && hasRealmPermission(state, user, 'can_add_subscribers_group'));
+  if (streams.some((s) => !canSubscribe(s))) throw badRequest('You do not have permission to subscribe other users to channels.');
+  return streams;
+}
+
+function notifyInvitesChanged(actor: RealmActor, referrerId: number): void {
+  const ids = new Set(actor.state.activeUsers().filter((u) => isAdmin(u)).map((u) => u.id));
+  ids.add(referrerId);
+  actor.events.publish({ type: 'invites_changed' }, ids);
+}
+
+export interface NewInviteInput {
+  expiresInMinutes: number | null;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  welcomeMessageCustomText: string | null;
+}
+
+/** POST /invites/multiuse. */
+export function createMultiuseInvite(actor: RealmActor, acting: User, input: NewInviteInput): Promise<string> {
+  return actor.exclusive(async () => {
+    const user = actingUser(actor.state, acting);
+    requireNonGuest(user);
+    const state = actor.state;
+    if (!hasRealmPermission(state, user, 'create_multiuse_invite_group') || !hasRealmPermission(state, user, 'can_invite_users_group')) {
+      throw badRequest('Insufficient permission');
+    }
+    const roleError = roleGrantError(user, input.invitedAs);
+    if (roleError) throw badRequest(roleError);
+    if (input.expiresInMinutes !== null && input.expiresInMinutes <= 0) throw badRequest('Invalid invite_expires_in_minutes');
+    const streams = inviteStreams(actor, user, input.streamIds);
+    const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
+    const text = input.welcomeMessageCustomText;
+    if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
+      throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`);
+    }
+    const invite = await insertInvite(actor.sql, {
+      realmId: actor.realm.id,
+      key: generateInviteKey(),
+      referredBy: user.id,
+      invitedAs: input.invitedAs,
+      streamIds: streams.map((s) => s.id),
+      groupIds: groups.map((g) => g.id),
+      includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+      // Only administrators choose the welcome text; everyone else's links use the default.
+      welcomeMessageCustomText: isAdmin(user) ? text : null,
+      expiresAt: input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000),
+    });
+    state.multiuseInvites.set(invite.id, invite);
+    notifyInvitesChanged(actor, user.id);
+    return inviteLink(actor, invite);
+  });
+}
+
+const expired = (invite: MultiuseInvite, now = Date.now()) => invite.expiresAt !== null && invite.expiresAt.getTime() <= now;
+
+/** GET /invites: administrators see every live link, others their own. */
+export function listInvites(actor: RealmActor, user: User): Record<string, unknown>[] {
+  requireNonGuest(user);
+  return [...actor.state.multiuseInvites.values()]
+    .filter((i) => !i.revoked && !expired(i) && (isAdmin(user) || i.referredBy === user.id))
+    .sort((a, b) => a.id - b.id)
+    .map((i) => ({
+      id: i.id,
+      invited_by_user_id: i.referredBy,
+      invited: Math.floor(i.createdAt.getTime() / 1000),
+      expiry_date: i.expiresAt === null ? null : Math.floor(i.expiresAt.getTime() / 1000),
+      invited_as: i.invitedAs,
+      link_url: inviteLink(actor, i),
+      is_multiuse: true,
+    }));
+}
+
+/** DELETE /invites/multiuse/{id}: its creator or an administrator (owner links: owners). */
+export function revokeMultiuseInvite(actor: RealmActor, acting: User, inviteId: number): Promise<void> {
+  return actor.exclusive(async () => {
+    const user = actingUser(actor.state, acting);
+    requireNonGuest(user);
+    const invite = actor.state.multiuseInvites.get(inviteId);
+    if (!invite) throw badRequest('No such invitation');
+    if (invite.revoked) throw badRequest('Invitation has already been revoked');
+    if (!isAdmin(user) && invite.referredBy !== user.id) throw mustBeAdmin();
+    if (invite.invitedAs === Role.OWNER && user.role !== Role.OWNER) throw mustBeOwner();
+    await revokeInvite(actor.sql, actor.realm.id, invite.id);
+    actor.state.multiuseInvites.delete(invite.id);
+    notifyInvitesChanged(actor, invite.referredBy);
+  });
+}
+
+/** A deactivated user's links die with their account (called inside the actor's turn). */
+export async function revokeInvitesOf(actor: RealmActor, userId: number): Promise<void> {
+  for (const invite of [...actor.state.multiuseInvites.values()]) {
+    if (invite.referredBy !== userId) continue;
+    await revokeInvite(actor.sql, actor.realm.id, invite.id);
+    actor.state.multiuseInvites.delete(invite.id);
+  }
+}
+
+export interface InviteSignup {
+  key: string;
+  email: string;
+  password: string;
+  fullName: string;
+}
+
+const invalidLink = () => badRequest('Invalid invitation link.');
+const deadLink = () => badRequest('The confirmation link has expired or been deactivated.');
+
+/** The link for a key, if it is usable in this realm now. */
+function usableInvite(actor: RealmActor, key: string): { invite: MultiuseInvite; creator: User } {
+  const invite = [...actor.state.multiuseInvites.values()].find((i) => i.key === key);
+  if (!invite) throw invalidLink();
+  if (invite.revoked || expired(invite)) throw deadLink();
+  const creator = actor.user(invite.referredBy);
+  if (!creator || !creator.isActive) throw deadLink();
+  // The link never grants more than its creator could grant today.
+  if (roleGrantError(creator, invite.invitedAs)) throw deadLink();
+  return { invite, creator };
+}
+
+/** POST /register_with_invite: creates the account with the link's role, channels and groups. */
+export function registerWithInvite(actor: RealmActor, input: InviteSignup): Promise<User> {
+  return actor.exclusive(async () => {
+    const { invite } = usableInvite(actor, input.key);
+    const state = actor.state;
+    const streams = new Map<number, Stream>();
+    for (const id of invite.streamIds) {
+      const s = state.streams.get(id);
+      if (s && !s.isArchived) streams.set(s.id, s);
+    }
+    if (invite.includeRealmDefaultSubscriptions) {
+      for (const s of state.streams.values()) if (s.isDefault && !s.isArchived) streams.set(s.id, s);
+    }
+    const groups = invite.groupIds.map((id) => state.groups.get(id)).filter((g): g is UserGroup => !!g && !g.deactivated && !g.isSystemGroup);
+    const visibility = realmUserDefault(actor, 'email_address_visibility');
+
+    const { user, subs } = await actor.sql.begin(async (tx) => {
+      let created = await insertNewUser(tx, actor.realm.id, {
+        email: input.email,
+        password: input.password,
+        fullName: input.fullName,
+        role: invite.invitedAs,
+      });
+      if (created.settings.email_address_visibility !== visibility) {
+        created = { ...created, settings: { ...created.settings, email_address_visibility: visibility } };
+        await saveUser(tx, created);
+      }
+      for (const g of groups) await addGroupMembers(tx, g.id, [created.id]);
+      const subs: Subscription[] = [...streams.values()].map((s) => ({
+        userId: created.id, streamId: s.id, active: true, color: '#c2c2c2', isMuted: false, pinToTop: false,
+        desktopNotifications: null, audibleNotifications: null, pushNotifications: null, emailNotifications: null,
+        wildcardMentionsNotify: null,
+      }));
+      for (const sub of subs) await saveSubscription(tx, sub);
+      await insertSubscriptionLog(tx, subs.map((s) => ({ userId: created.id, streamId: s.streamId, event: 'subscribed' as const, messageIdAt: state.maxMessageId })));
+      return { user: created, subs };
+    });
+
+    announceUser(actor, user);
+    for (const g of groups) {
+      state.groups.set(g.id, { ...g, members: new Set([...g.members, user.id]) });
+      actor.events.publish({ type: 'user_group', op: 'add_members', group_id: g.id, user_ids: [user.id] }, state.activeUsers().map((u) => u.id));
+    }
+    for (const sub of subs) state.putSubscription(sub);
+    if (subs.length) {
+      publishSubscriptionAdd(actor, user, [...streams.values()]);
+      publishPeerEvents(actor, 'peer_add', new Map([...streams.values()].map((s) => [s, new Set([user.id])])));
+    }
+    notifyInvitesChanged(actor, invite.referredBy);
+    return user;
+  });
+}

@@ -1,0 +1,49 @@
+// The payload catalog: every job the server queues, by name, with the data it carries. The
+// request path queues jobs by these names; the processors live in src/worker/jobs.
+import type { JobDefinition, JobQueue } from './types.js';
+
+/** Zulip's mobile push payload of a message (`event: "message"`). */
+export interface PushPayload {
+  event: 'message';
+  server: string;
+  realm_id: number;
+  realm_name: string;
+  realm_uri: string;
+  realm_url: string;
+  user_id: number;
+  sender_id: number;
+  sender_email: string;
+  sender_full_name: string;
+  zulip_message_id: number;
+  recipient_type: 'private' | 'stream';
+  stream?: string;
+  stream_id?: number;
+  topic?: string;
+  /** Group direct messages: every participant's id, ascending, comma-separated. */
+  pm_users?: string;
+  content: string;
+  content_truncated: boolean;
+  time: number;
+  /** Why the user is notified: direct_message, mentioned, stream_wildcard_mentioned, … */
+  trigger: string;
+}
+
+export interface PushJob {
+  realmId: number;
+  userId: number;
+  payload: PushPayload;
+}
+
+/** The retention sweep takes no data: it works on the realms of the process that runs it. */
+export type RetentionJob = Record<string, never>;
+
+export interface JobPayloads {
+  push: PushJob;
+  retention: RetentionJob;
+}
+
+/** A table with the catalog's data types: what the request path may queue. */
+export type PayloadTable = { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N]> };
+
+/** The sending side of the server's job runner, as realm actors hold it. */
+export type ServerJobQueue = JobQueue<PayloadTable>;

@@ -1,0 +1,31 @@
+// Who receives events about a user. Zulip limits which users a guest can see when the realm's
+// can_access_all_users_group is role:members: such a guest sees itself and the users it shares
+// a channel with. Events about a user go only to those who can see that user.
+import type { RealmState } from '../model/realmState.js';
+import type { User } from '../model/types.js';
+import { hasRealmPermission } from './realmSettings.js';
+
+export function canAccessAllUsers(state: RealmState, viewer: User): boolean {
+  return hasRealmPermission(state, viewer, 'can_access_all_users_group');
+}
+
+function sharesChannel(state: RealmState, a: User, b: User): boolean {
+  const mine = state.subsByUser.get(a.id);
+  if (!mine) return false;
+  for (const [streamId, sub] of mine) if (sub.active && state.isSubscribed(b.id, streamId)) return true;
+  return false;
+}
+
+/** Whether `viewer` may see `target` (its profile, presence, changes). */
+export function canAccessUser(state: RealmState, viewer: User, target: User): boolean {
+  if (viewer.id === target.id || canAccessAllUsers(state, viewer)) return true;
+  if (target.isBot && target.botOwnerId === viewer.id) return true;
+  return sharesChannel(state, viewer, target);
+}
+
+/** Ids of the active users who can see `target`: the audience of events about it. */
+export function usersWhoCanAccess(state: RealmState, target: User): number[] {
+  const out: number[] = [];
+  for (const u of state.users.values()) if (u.isActive && canAccessUser(state, u, target)) out.push(u.id);
+  return out;
+}

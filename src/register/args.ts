@@ -1,0 +1,32 @@
+// The parameters of POST /register.
+import { z } from 'zod';
+import { p, type Args } from '../http/params.js';
+
+const narrowTerm = z.union([
+  z.tuple([z.string(), z.union([z.string(), z.number()])]),
+  z.object({ operator: z.string(), operand: z.union([z.string(), z.number()]), negated: z.boolean().optional() }),
+]);
+
+/** `include_subscribers` is a boolean or the text `partial` (plain or JSON-quoted). */
+const includeSubscribers = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v === 'partial' || v === '"partial"' ? 'partial' : v),
+  z.union([z.boolean(), z.literal('partial')], { error: 'Invalid include_subscribers' }),
+);
+
+export const registerParams = {
+  apply_markdown: p.bool().default(false),
+  client_gravatar: p.bool().default(true),
+  slim_presence: p.bool().default(false),
+  presence_last_update_id: p.int().optional(),
+  presence_history_limit_days: p.int().optional(),
+  all_public_streams: p.bool().default(false),
+  include_subscribers: includeSubscribers.default(false),
+  include_streams: p.bool().default(true),
+  client_capabilities: p.json(z.record(z.string(), z.boolean())).default({}),
+  event_types: p.json(z.array(z.string())).optional(),
+  fetch_event_types: p.json(z.array(z.string())).optional(),
+  narrow: p.json(z.array(narrowTerm)).default([]),
+  queue_lifespan_secs: p.int().default(0),
+};
+
+export type RegisterArgs = Args<typeof registerParams>;

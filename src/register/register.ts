@@ -1,0 +1,54 @@
+// POST /register: creates a queue and the initial state in the same actor turn, so no
+// event can fall between the snapshot and the queue.
+import { badRequest } from '../model/errors.js';
+import type { RealmActor } from '../realm/actor.js';
+import { Role, type User } from '../model/types.js';
+import { DEFAULT_QUEUE_LIFESPAN_SECONDS, MAX_QUEUE_LIFESPAN_SECONDS } from '../events/hub.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../model/version.js';
+import { initialState } from './sections.js';
+import type { RegisterArgs } from './args.js';
+import { buildMessageFilter, checkNarrowForEvents, normalizeNarrow } from '../events/narrow.js';
+import type { NarrowTerm } from '../model/narrow.js';
+
+
+
+export async function registerQueue(actor: RealmActor, user: User, args: RegisterArgs, clientName: string) {
+  const narrow: NarrowTerm[] = normalizeNarrow(args.narrow);
+  checkNarrowForEvents(narrow);
+  // Guests never see channels they are not subscribed to (CVE-2021-30479).
+  if (args.all_public_streams && user.role === Role.GUEST) throw badRequest('User not authorized for this query');
+  const lifespan =
+    args.queue_lifespan_secs > 0 ? Math.min(args.queue_lifespan_secs, MAX_QUEUE_LIFESPAN_SECONDS) : DEFAULT_QUEUE_LIFESPAN_SECONDS;
+  const eventTypes = args.event_types ? new Set(args.event_types) : null;
+  const fetchTypes = args.fetch_event_types ?? args.event_types ?? null;
+  const capabilities: Record<string, boolean> = {};
+  for (const [name, on] of Object.entries(args.client_capabilities)) if (on) capabilities[name] = true;
+  // Run in the mailbox: every change before this is in the snapshot, every change after
+  // it lands in the queue.
+  return actor.exclusive(async () => {
+    const queue = actor.events.create({
+      userId: user.id,
+      eventTypes,
+      messageFilter: buildMessageFilter(narrow),
+      // Kept so the queue can be rebuilt elsewhere (cluster hand-off); absent when unnarrowed.
+      ...(narrow.length ? { narrow } : {}),
+      clientCapabilities: capabilities,
+      applyMarkdown: args.apply_markdown,
+      clientGravatar: args.client_gravatar,
+      allPublicStreams: args.all_public_streams,
+      includeSubscribers: args.include_subscribers,
+      slimPresence: args.slim_presence || args.presence_last_update_id !== undefined,
+      lifespanSeconds: lifespan,
+      clientName,
+    });
+    const state = await initialState(actor, user, fetchTypes ? new Set(fetchTypes) : null, args, narrow);
+    return {
+      queue_id: queue.id,
+      last_event_id: queue.lastEventId,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      ...state,
+    };
+  });
+}

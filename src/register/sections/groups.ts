@@ -1,0 +1,58 @@
+// Register section `realm_user_groups`. Resolving system group membership walks every user
+// for each system group, the costliest part of a large realm's register; the result depends
+// only on the group objects (replaced on every change), the users (state.usersVersion), the
+// realm's waiting period, and the clock through full membership. It is kept until one of
+// them changes, the clock included: until the next moment a user becomes a full member.
+import type { RealmState } from '../../model/realmState.js';
+import type { UserGroup } from '../../model/types.js';
+import { formatGroups } from '../../views/groups.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+interface CachedGroups {
+  groups: UserGroup[];
+  usersVersion: number;
+  waitingDays: number;
+  validUntil: number;
+  formatted: Record<string, unknown>[];
+}
+
+const cache = new WeakMap<RealmState, Map<boolean, CachedGroups>>();
+
+function sameGroups(state: RealmState, groups: UserGroup[]): boolean {
+  if (state.groups.size !== groups.length) return false;
+  let i = 0;
+  for (const g of state.groups.values()) if (g !== groups[i++]) return false;
+  return true;
+}
+
+/** When the next user not yet a full member becomes one (Infinity: nobody is waiting). */
+function nextFullMemberAt(state: RealmState, waitingDays: number, now: number): number {
+  let next = Infinity;
+  if (waitingDays <= 0) return next;
+  for (const u of state.users.values()) {
+    const at = u.dateJoined.getTime() + waitingDays * DAY_MS;
+    if (at > now && at < next) next = at;
+  }
+  return next;
+}
+
+export function realmUserGroups(state: RealmState, includeDeactivated: boolean): Record<string, unknown>[] {
+  const now = Date.now();
+  const waitingDays = state.realm.settings.waiting_period_threshold;
+  let byFlag = cache.get(state);
+  if (!byFlag) cache.set(state, (byFlag = new Map()));
+  const hit = byFlag.get(includeDeactivated);
+  if (hit && hit.usersVersion === state.usersVersion && hit.waitingDays === waitingDays && now < hit.validUntil && sameGroups(state, hit.groups)) {
+    return hit.formatted;
+  }
+  const entry: CachedGroups = {
+    groups: [...state.groups.values()],
+    usersVersion: state.usersVersion,
+    waitingDays,
+    validUntil: nextFullMemberAt(state, waitingDays, now),
+    formatted: formatGroups(state, includeDeactivated),
+  };
+  byFlag.set(includeDeactivated, entry);
+  return entry.formatted;
+}

@@ -1,0 +1,120 @@
+// Register sections about messages: max_message_id, unread_msgs, starred_messages,
+// recent_private_conversations, user_topics (and the legacy muted_topics).
+//
+// The snapshot stops at the last message whose event was published (`publishedUpTo`, read
+// synchronously when the section starts, right after the queue was created): sends still
+// committing will reach the new queue as events, so they must not be in the snapshot too.
+import type { RealmActor } from '../../realm/actor.js';
+import type { User } from '../../model/types.js';
+import { VisibilityPolicy } from '../../model/messageState.js';
+import type { RegisterArgs } from '../args.js';
+import { topicForQueue } from '../../events/shape.js';
+import { Flag, starredMessageIds } from '../../db/flags.js';
+import { latestInConversations, unreadMessages } from '../../db/narrow.js';
+import { cachedReader } from './readerCache.js';
+import { viewerScope } from '../../queries/messages.js';
+
+/** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
+const MAX_UNREAD_MESSAGES = 50000;
+const RECENT_CONVERSATIONS_LIMIT = 1000;
+
+const fetchTypesOf = (args: RegisterArgs) => args.fetch_event_types ?? args.event_types ?? null;
+
+export function maxMessageIdSection(actor: RealmActor): Record<string, unknown> {
+  return { max_message_id: actor.state.messaging.publishedUpTo };
+}
+
+export async function unreadMsgsSection(actor: RealmActor, user: User, args: RegisterArgs): Promise<Record<string, unknown>> {
+  const types = fetchTypesOf(args);
+  // Zulip sends unread_msgs only when both message and update_message_flags are fetched.
+  if (types !== null && !types.includes('message')) return {};
+  const upTo = actor.state.messaging.publishedUpTo;
+  const { state } = actor;
+  const reader = await cachedReader(actor, user);
+  const rows = (await unreadMessages(actor.sql, actor.realm.id, viewerScope(reader), upTo, MAX_UNREAD_MESSAGES)).reverse();
+  const pms = new Map<number, number[]>();
+  const huddles = new Map<string, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  let count = 0;
+  const holder = { client_capabilities: args.client_capabilities };
+  for (const r of rows) {
+    if (r.streamId !== null) {
+      const sub = state.subscription(user.id, r.streamId);
+      if (!sub?.active) continue;
+      const key = `${r.streamId}\n${r.topic.toLowerCase()}`;
+      let entry = streams.get(key);
+      if (!entry) streams.set(key, (entry = { stream_id: r.streamId, topic: topicForQueue(holder, r.topic), unread_message_ids: [] }));
+      entry.unread_message_ids.push(r.id);
+    } else {
+      const ids = state.messaging.conversations.get(r.recipientId)?.userIds ?? [];
+      if (ids.length <= 2) {
+        const other = ids.find((id) => id !== user.id) ?? user.id;
+        let list = pms.get(other);
+        if (!list) pms.set(other, (list = []));
+        list.push(r.id);
+      } else {
+        const key = ids.join(',');
+        let list = huddles.get(key);
+        if (!list) huddles.set(key, (list = []));
+        list.push(r.id);
+      }
+    }
+    count++;
+    const wildcard = r.streamWildcard && r.streamId !== null;
+    if (wildcard || (r.flags & (Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0) mentions.push(r.id);
+  }
+  return {
+    unread_msgs: {
+      pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+      streams: [...streams.values()],
+      huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+      mentions,
+      count,
+      old_unreads_missing: rows.length >= MAX_UNREAD_MESSAGES,
+    },
+  };
+}
+
+export async function starredMessagesSection(actor: RealmActor, user: User): Promise<Record<string, unknown>> {
+  const upTo = actor.state.messaging.publishedUpTo;
+  return { starred_messages: (await starredMessageIds(actor.sql, user.id)).filter((id) => id <= upTo) };
+}
+
+export async function recentPrivateConversationsSection(actor: RealmActor, user: User): Promise<Record<string, unknown>> {
+  const { messaging } = actor.state;
+  const upTo = messaging.publishedUpTo;
+  const latest = await latestInConversations(actor.sql, messaging.directConversationsOf(user.id), upTo);
+  latest.sort((a, b) => b.maxId - a.maxId);
+  return {
+    recent_private_conversations: latest.slice(0, RECENT_CONVERSATIONS_LIMIT).map((c) => ({
+      max_message_id: c.maxId,
+      user_ids: (messaging.conversations.get(c.recipientId)?.userIds ?? []).filter((id) => id !== user.id),
+    })),
+  };
+}
+
+export function userTopicsSection(actor: RealmActor, user: User, args: RegisterArgs): Record<string, unknown> {
+  const holder = { client_capabilities: args.client_capabilities };
+  return {
+    user_topics: actor.state.messaging.userTopicsOf(user.id).map((t) => ({
+      stream_id: t.streamId,
+      topic_name: topicForQueue(holder, t.topicName),
+      last_updated: t.lastUpdated,
+      visibility_policy: t.visibilityPolicy,
+    })),
+  };
+}
+
+/** Legacy form of muted topics: [channel name, topic, timestamp]; left out when user_topics is fetched. */
+export function mutedTopicsSection(actor: RealmActor, user: User, args: RegisterArgs): Record<string, unknown> {
+  const types = fetchTypesOf(args);
+  if (types === null || types.includes('user_topic')) return {};
+  const holder = { client_capabilities: args.client_capabilities };
+  const out: Array<[string, string, number]> = [];
+  for (const t of actor.state.messaging.userTopicsOf(user.id)) {
+    const stream = actor.state.streams.get(t.streamId);
+    if (stream && t.visibilityPolicy === VisibilityPolicy.MUTED) out.push([stream.name, topicForQueue(holder, t.topicName), t.lastUpdated]);
+  }
+  return { muted_topics: out };
+}

@@ -1,0 +1,43 @@
+// Bots as their owners and administrators see them (register `realm_bots`, `realm_bot` events).
+import type { RealmActor } from '../realm/actor.js';
+import type { BotSettings, User } from '../model/types.js';
+import { isAdmin } from '../model/roles.js';
+import { avatarUrl } from './users.js';
+
+export function botSettingsOf(actor: RealmActor, bot: User): BotSettings {
+  return (
+    actor.state.botSettings.get(bot.id) ?? {
+      userId: bot.id,
+      defaultSendingStreamId: null,
+      defaultEventsRegisterStreamId: null,
+      defaultAllPublicStreams: false,
+    }
+  );
+}
+
+export const streamName = (actor: RealmActor, id: number | null) => (id === null ? null : (actor.state.streams.get(id)?.name ?? null));
+
+/** The bot object of register `realm_bots` and `realm_bot` add events. */
+export function formatBot(actor: RealmActor, bot: User): Record<string, unknown> {
+  const s = botSettingsOf(actor, bot);
+  return {
+    email: bot.deliveryEmail,
+    user_id: bot.id,
+    full_name: bot.fullName,
+    bot_type: bot.botType,
+    role: bot.role,
+    is_active: bot.isActive,
+    api_key: bot.apiKey,
+    default_sending_stream: streamName(actor, s.defaultSendingStreamId),
+    default_events_register_stream: streamName(actor, s.defaultEventsRegisterStreamId),
+    default_all_public_streams: s.defaultAllPublicStreams,
+    avatar_url: avatarUrl(bot),
+    owner_id: bot.botOwnerId,
+    services: [],
+  };
+}
+
+/** The bots a user administers: all of them for administrators, else their own. */
+export function botsVisibleTo(actor: RealmActor, user: User): User[] {
+  return [...actor.state.users.values()].filter((u) => u.isBot && (isAdmin(user) || u.botOwnerId === user.id));
+}

@@ -1,0 +1,136 @@
+// The User object of the API (spec 2.1) as one viewer sees it.
+import { createHash } from 'node:crypto';
+import type { Config } from '../config.js';
+import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
+import { fakeEmailDomain } from '../http/urls.js';
+import { Role, type RealmRecord, type User } from '../model/types.js';
+
+export interface UserViewOptions {
+  clientGravatar: boolean;
+  includeCustomProfileFields?: boolean;
+  /** Leave `is_active` out (register's lists say it by which list a user is in). */
+  omitIsActive?: boolean;
+  /** Profile data of the target, when the caller asked for it. */
+  profileData?: Record<string, { value: string; rendered_value?: string }>;
+}
+
+export function apiEmail(config: Config, realm: RealmRecord, user: User): string {
+  return apiEmailIsReal(user) ? user.deliveryEmail : `user${user.id}@${fakeEmailDomain(config, realm)}`;
+}
+
+export function gravatarUrl(email: string, version: number, medium = false): string {
+  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
+}
+
+/**
+ * Strings derived from one User object alone (an md5, a date text), computed once per object:
+ * putUser replaces the object on every change, so an entry never outlives what it reflects.
+ */
+interface DerivedUserText {
+  avatar: string;
+  avatarMedium?: string;
+  dateJoined: string;
+}
+const derived = new WeakMap<User, DerivedUserText>();
+
+function derivedText(user: User): DerivedUserText {
+  let d = derived.get(user);
+  if (!d) {
+    d = { avatar: gravatarUrl(user.deliveryEmail, user.avatarVersion), dateJoined: isoTimestamp(user.dateJoined) };
+    derived.set(user, d);
+  }
+  return d;
+}
+
+export function avatarUrl(user: User, medium = false): string {
+  const d = derivedText(user);
+  if (!medium) return d.avatar;
+  return (d.avatarMedium ??= gravatarUrl(user.deliveryEmail, user.avatarVersion, true));
+}
+
+/** Zulip's timestamp text: ISO 8601 with microseconds and an explicit UTC offset. */
+export function isoTimestamp(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+}
+
+export function formatUser(
+  config: Config,
+  realm: RealmRecord,
+  viewer: User | null,
+  user: User,
+  opts: UserViewOptions,
+): Record<string, unknown> {
+  const realEmailVisible = canSeeRealEmail(viewer, user);
+  const text = derivedText(user);
+  const out: Record<string, unknown> = {
+    email: apiEmail(config, realm, user),
+    user_id: user.id,
+    avatar_version: user.avatarVersion,
+    is_admin: user.role <= Role.ADMINISTRATOR,
+    is_owner: user.role === Role.OWNER,
+    is_guest: user.role === Role.GUEST,
+    is_bot: user.isBot,
+    role: user.role,
+    full_name: user.fullName,
+    timezone: user.timezone,
+    date_joined: text.dateJoined,
+    delivery_email: realEmailVisible ? user.deliveryEmail : null,
+    avatar_url: opts.clientGravatar && user.avatarSource === 'G' && realEmailVisible ? null : text.avatar,
+    bot_type: user.botType,
+  };
+  // Left out by adding it only when wanted: deleting a key would turn the object into a slow
+  // dictionary (for JSON.stringify too).
+  if (!opts.omitIsActive) out.is_active = user.isActive;
+  if (user.isBot) out.bot_owner_id = user.botOwnerId;
+  if (!user.isBot && opts.includeCustomProfileFields) out.profile_data = opts.profileData ?? {};
+  return out;
+}
+
+/**
+ * The JSON text of register's view of a user (formatUser with custom profile fields and
+ * without `is_active`) up to, not including, `profile_data` and the closing brace. It
+ * depends on the User object (replaced on every change), the realm record, whether the
+ * viewer sees the real email and client_gravatar: kept per object for those variants.
+ */
+interface RegisterUserText {
+  realm: RealmRecord;
+  /** Placeholder emails name the realm by this. */
+  stringId: string;
+  config: Config;
+  variants: Array<string | undefined>;
+}
+const registerUserTexts = new WeakMap<User, RegisterUserText>();
+
+function registerUserHead(config: Config, realm: RealmRecord, viewer: User, user: User, clientGravatar: boolean): string {
+  const realEmailVisible = canSeeRealEmail(viewer, user);
+  // avatar_url depends on client_gravatar only for a visible gravatar.
+  const index = (realEmailVisible ? 1 : 0) + (clientGravatar && user.avatarSource === 'G' && realEmailVisible ? 2 : 0);
+  let entry = registerUserTexts.get(user);
+  if (!entry || entry.realm !== realm || entry.stringId !== realm.stringId || entry.config !== config) {
+    registerUserTexts.set(user, (entry = { realm, stringId: realm.stringId, config, variants: [] }));
+  }
+  let head = entry.variants[index];
+  if (head === undefined) {
+    // Made by formatUser itself, so the text cannot drift from the object form.
+    const view = formatUser(config, realm, viewer, user, { clientGravatar, omitIsActive: true });
+    const text = JSON.stringify(view);
+    head = entry.variants[index] = text.slice(0, -1);
+  }
+  return head;
+}
+
+/** JSON text of `formatUser(…, {includeCustomProfileFields, omitIsActive})` for register. */
+export function registerUserJson(
+  config: Config,
+  realm: RealmRecord,
+  viewer: User,
+  user: User,
+  clientGravatar: boolean,
+  profileData: (() => Record<string, unknown>) | null,
+): string {
+  const head = registerUserHead(config, realm, viewer, user, clientGravatar);
+  if (user.isBot) return head + '}';
+  const data = profileData?.();
+  return head + ',"profile_data":' + (data ? JSON.stringify(data) : '{}') + '}';
+}

@@ -1,0 +1,53 @@
+// The worker role: realm actors, their request handler, the change feed and the render pool.
+import { availableParallelism } from 'node:os';
+import type { Config } from '../config.js';
+import type { Sql } from '../db/connect.js';
+import type { Logger } from '../log.js';
+import { RealmRegistry } from '../realm/registry.js';
+import { ChangeFeed } from './changeFeed.js';
+import { WorkerRequestHandler } from '../api/dispatch.js';
+import { RenderPool } from '../render/pool.js';
+import { createJobRunner } from '../jobs/index.js';
+import { jobTable } from './jobs/table.js';
+
+export interface Worker {
+  registry: RealmRegistry;
+  handler: WorkerRequestHandler;
+  /** Resolves once the jobs in flight finished (await it before closing the database). */
+  stop(): Promise<void>;
+}
+
+/** One core stays with the actors; the rest render. */
+export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
+
+export async function startWorker(config: Config, sql: Sql, log: Logger): Promise<Worker> {
+  const jobs = await createJobRunner(config, log, jobTable);
+  const render = RenderPool.start({
+    threads: config.RENDER_THREADS ?? defaultRenderThreads(),
+    budgetMs: config.RENDER_BUDGET_MS,
+  });
+  const registry = new RealmRegistry({ config, sql, log, render, jobs });
+  const feed = new ChangeFeed(registry);
+  try {
+    await feed.start();
+  } catch (err) {
+    await render.close();
+    await jobs.close();
+    throw err;
+  }
+  jobs.start({ config, sql, log, registry });
+  jobs.every('retention', config.RETENTION_INTERVAL_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule message retention'));
+  const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp());
+  return {
+    registry,
+    handler,
+    stop() {
+      const jobsClosed = jobs.close().catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'));
+      feed.stop();
+      registry.close();
+      // Renders still queued fail with RenderPoolClosedError; nothing waits for the threads.
+      render.close().catch((err: unknown) => log.warn({ err }, 'closing the render pool failed'));
+      return jobsClosed;
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// What job processors of a worker may use: its configuration, database, logger and the realm
+// actors it holds.
+import type { Config } from '../../config.js';
+import type { Sql } from '../../db/connect.js';
+import type { Logger } from '../../log.js';
+import type { RealmRegistry } from '../../realm/registry.js';
+
+export interface WorkerJobDeps {
+  config: Config;
+  sql: Sql;
+  log: Logger;
+  registry: RealmRegistry;
+}
