@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import floors from './eslint.floors.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'bench/results/**'] },
@@ -19,5 +20,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { floors },
+    rules: { 'floors/import-floors': 'error', 'floors/no-import-cycle': 'error' },
   },
 );

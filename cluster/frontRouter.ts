@@ -6,6 +6,8 @@
 // retried only if it is a GET; a write gets 502 (it may or may not have been applied).
 import type { Logger } from '../src/log.js';
 import type { ApiRequest, ApiResponse, Router } from '../src/http/contract.js';
+import { errorResponse } from '../src/http/envelope.js';
+import { ApiError } from '../src/model/errors.js';
 import type { MembershipView, MemberInfo } from './membership.js';
 import { WorkerClient, isLongPoll, type Call } from './transport/workerClient.js';
 
@@ -18,7 +20,7 @@ export interface RouterOptions {
   heartbeatSeconds: number;
 }
 
-const error = (status: number, code: string, msg: string): ApiResponse => ({ status, body: { result: 'error', msg, code } });
+const error = (status: number, code: string, msg: string): ApiResponse => errorResponse(new ApiError(code, msg, status));
 
 /** Waits between routing attempts: the first retry follows a fresh membership read at once. */
 const RETRY_WAITS_MS = [0, 25, 50, 100, 200, 250];

@@ -5,7 +5,7 @@
 // its database expiry, so a worker stops serving reads before another can take over.
 import type { Sql } from '../src/db/connect.js';
 import type { Logger } from '../src/log.js';
-import { realmNotHere } from '../src/realm/services.js';
+import { RealmNotHereError } from '../src/realm/services.js';
 import { fencedSql } from './fencedSql.js';
 
 export interface Lease {
@@ -175,9 +175,9 @@ export class LeaseManager {
       this.sql,
       (tx) => this.check(tx, realmId, epoch),
       // The front sends the request again; nothing of it was committed.
-      () => realmNotHere(`A transaction of realm ${realmId} was interrupted before it committed`),
+      () => new RealmNotHereError(`A transaction of realm ${realmId} was interrupted before it committed`),
     );
   }
 }
 
-const leaseLost = (realmId: number) => realmNotHere(`Realm ${realmId} is no longer held by this worker`);
+const leaseLost = (realmId: number) => new RealmNotHereError(`Realm ${realmId} is no longer held by this worker`);

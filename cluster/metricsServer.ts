@@ -4,6 +4,9 @@
 import http from 'node:http';
 import client from 'prom-client';
 import type { Metrics } from '../src/http/metrics.js';
+import type { ApiResponse } from '../src/http/contract.js';
+import { errorResponse, internalErrorResponse, successBody } from '../src/http/envelope.js';
+import { ApiError } from '../src/model/errors.js';
 import type { Logger } from '../src/log.js';
 
 export interface HeldRealm {
@@ -38,19 +41,24 @@ export function startMetricsServer(
       res.writeHead(status, { 'Content-Type': type });
       res.end(body);
     };
+    const replyJson = (r: ApiResponse) => reply(r.status, 'application/json', JSON.stringify(r.body) + '\n');
     if (req.method === 'GET' && req.url === '/health') {
       const h = health();
-      reply(h.ok ? 200 : 503, 'application/json', JSON.stringify({ result: h.ok ? 'success' : 'error', msg: '', ...h }) + '\n');
+      if (h.ok) replyJson({ status: 200, body: successBody(h) });
+      else {
+        const r = errorResponse(new ApiError('SERVER_NOT_READY', 'Worker is leaving the cluster', 503));
+        replyJson({ ...r, body: { ...r.body, ...h } });
+      }
     } else if (req.method === 'GET' && req.url === '/metrics') {
       metrics.text().then(
         (text) => reply(200, 'text/plain; version=0.0.4', text),
         (err: unknown) => {
           log.error({ err }, 'metrics failed');
-          reply(500, 'application/json', JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }) + '\n');
+          replyJson(internalErrorResponse());
         },
       );
     } else {
-      reply(404, 'application/json', JSON.stringify({ result: 'error', msg: 'Not found', code: 'BAD_REQUEST' }) + '\n');
+      replyJson(errorResponse(new ApiError('BAD_REQUEST', 'Not found', 404)));
     }
   });
   return new Promise((resolve, reject) => {

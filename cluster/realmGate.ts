@@ -1,6 +1,10 @@
 // The worker side of routing: which realms this worker serves, and moving them.
 // - A request is served only for a realm placed on this worker (by its own view of the
 //   members) and only under the realm's lease; otherwise it is bounced to the front.
+// - The gate activates a realm itself before the first request reaches it: lease, then the
+//   actor (writing through the lease's fenced sql), then its event queues from Redis. The
+//   registry never loads a realm on its own in a cluster; a request that finds its realm gone
+//   there gets a typed "not here" and is bounced.
 // - When placement moves a realm away (a worker joined, or this one is leaving), the realm
 //   is handed off: new requests bounce, parked long-polls are bounced (the front re-sends
 //   them to the new owner), requests in flight finish, the mailbox drains, the event queues
@@ -10,10 +14,11 @@
 import type { Logger } from '../src/log.js';
 import type { RealmRegistry } from '../src/realm/registry.js';
 import type { RealmActor } from '../src/realm/actor.js';
-import type { RealmRecord } from '../src/model/types.js';
-import { REALM_NOT_HERE } from '../src/realm/services.js';
+import { findRealmBySubdomain } from '../src/db/realms.js';
+import type { Sql } from '../src/db/connect.js';
 import { badEventQueueId } from '../src/events/hub.js';
 import type { ApiRequest, ApiResponse, RequestHandler } from '../src/http/contract.js';
+import { errorResponse, internalErrorResponse } from '../src/http/envelope.js';
 import type { LeaseManager } from './leases.js';
 import type { MembershipView } from './membership.js';
 import type { QueueStore } from './queueStore.js';
@@ -31,12 +36,16 @@ interface GateCall {
 class Slot {
   realmId: number | null = null;
   leaving = false;
+  /** The activation under way (lease, load, queues), shared by the requests that wait for it. */
+  activating: Promise<'active' | 'missing' | 'refused'> | null = null;
   readonly calls = new Set<GateCall>();
   constructor(readonly subdomain: string) {}
 }
 
 export interface GateDeps {
   selfId: string;
+  /** Where realms are looked up before their lease is taken. */
+  sql: Sql;
   registry: RealmRegistry;
   inner: RequestHandler;
   leases: LeaseManager;
@@ -56,7 +65,9 @@ export class RealmGate {
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly handoffs = new Map<Slot, Promise<void>>();
 
-  constructor(private readonly d: GateDeps) {}
+  constructor(private readonly d: GateDeps) {
+    d.registry.onPassivated((actor) => this.passivated(actor));
+  }
 
   /** Re-checks placement of every held realm on a timer, besides membership changes. */
   start(): void {
@@ -95,15 +106,68 @@ export class RealmGate {
       this.drop(slot, 'lease no longer trusted');
       return bounce('realm lease lapsed');
     }
-    if (slot.realmId !== null && req.method === 'GET' && req.route === '/events') {
+    if (slot.realmId === null || !this.d.registry.activeById(slot.realmId)) {
+      let state: 'active' | 'missing' | 'refused';
+      try {
+        state = await this.activate(slot);
+      } catch (err) {
+        this.forgetIfIdle(slot); // gives back a lease taken for an activation that failed
+        throw err;
+      }
+      if (state === 'refused') {
+        this.forgetIfIdle(slot);
+        return bounce('realm lease is held elsewhere');
+      }
+      // 'missing': no such realm; the handler answers NONEXISTENT_SUBDOMAIN.
+    }
+    if (slot.realmId !== null && req.method === 'GET' && req.path === '/events') {
       const queueId = req.params.queue_id;
       const lastEventId = Number(req.params.last_event_id);
       if (queueId && Number.isInteger(lastEventId) && this.d.queues.staleAfterCrash(slot.realmId, queueId, lastEventId)) {
-        const err = badEventQueueId(queueId);
-        return { kind: 'response', res: { status: err.status, body: { result: 'error', msg: err.message, code: err.code, ...err.extra } } };
+        return { kind: 'response', res: errorResponse(badEventQueueId(queueId)) };
       }
     }
     return this.run(slot, req);
+  }
+
+  /** Takes the realm's lease, loads it under the lease, restores its queues; once per slot at a time. */
+  private activate(slot: Slot): Promise<'active' | 'missing' | 'refused'> {
+    slot.activating ??= this.doActivate(slot).finally(() => (slot.activating = null));
+    return slot.activating;
+  }
+
+  private async doActivate(slot: Slot): Promise<'active' | 'missing' | 'refused'> {
+    const realm = await findRealmBySubdomain(this.d.sql, slot.subdomain);
+    if (!realm) return 'missing';
+    if (slot.leaving || !this.placedHere(realm.stringId)) return 'refused';
+    slot.realmId = realm.id;
+    this.byId.set(realm.id, slot);
+    // A planned hand-off releases within milliseconds; a crashed holder's lease runs out.
+    const lease = await this.d.leases.acquire(realm.id, this.d.timing.LEASE_TTL_MS + 1000);
+    if (!lease) return 'refused';
+    if (slot.leaving || !this.placedHere(realm.stringId)) {
+      await this.d.leases.release(realm.id);
+      return 'refused';
+    }
+    const actor = await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id));
+    try {
+      await this.d.queues.restore(actor, lease.epoch);
+    } catch (err) {
+      this.d.registry.remove(realm.id);
+      actor.close();
+      throw err;
+    }
+    return 'active';
+  }
+
+  /** The registry put an idle realm away: its lease goes back, so placement may move it freely. */
+  private passivated(actor: RealmActor): void {
+    const slot = this.byId.get(actor.realm.id);
+    if (!slot || slot.leaving) return;
+    this.byId.delete(actor.realm.id);
+    if (this.slots.get(slot.subdomain) === slot && slot.calls.size === 0) this.slots.delete(slot.subdomain);
+    this.d.queues.forget(actor.realm.id);
+    void this.d.leases.release(actor.realm.id).catch((err: unknown) => this.d.log.warn({ err }, 'lease release failed'));
   }
 
   private run(slot: Slot, req: ApiRequest): Promise<GateOutcome> {
@@ -111,7 +175,7 @@ export class RealmGate {
     const promise = new Promise<GateOutcome>((r) => (resolve = r));
     const call: GateCall = {
       req,
-      movable: req.method === 'GET' && req.route === '/events',
+      movable: req.method === 'GET' && req.path === '/events',
       settled: false,
       settle(o) {
         if (call.settled) return;
@@ -121,16 +185,15 @@ export class RealmGate {
     };
     slot.calls.add(call);
     this.d.inner.handle(req).then(
-      (res) => {
+      (outcome) => {
         slot.calls.delete(call);
-        if (res.body.code === REALM_NOT_HERE) call.settle(bounce(String(res.body.msg)));
-        else call.settle({ kind: 'response', res });
+        call.settle(outcome.kind === 'not_here' ? bounce(outcome.reason) : outcome);
         this.forgetIfIdle(slot);
       },
       (err: unknown) => {
         slot.calls.delete(call);
         this.d.log.error({ err, reqId: req.id }, 'request handler failed');
-        call.settle({ kind: 'response', res: { status: 500, body: { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } } });
+        call.settle({ kind: 'response', res: internalErrorResponse() });
         this.forgetIfIdle(slot);
       },
     );
@@ -155,29 +218,6 @@ export class RealmGate {
   cancel(req: ApiRequest): void {
     const slot = this.slots.get(req.subdomain);
     if (slot?.realmId != null && this.d.registry.activeById(slot.realmId)) this.d.inner.cancel(req.id, req.subdomain);
-  }
-
-  /** Services.acquireRealm: the registry is about to load this realm. */
-  async acquire(realm: RealmRecord): Promise<boolean> {
-    const slot = this.slots.get(realm.stringId);
-    if (!slot || slot.leaving || !this.placedHere(realm.stringId)) return false;
-    slot.realmId = realm.id;
-    this.byId.set(realm.id, slot);
-    // A planned hand-off releases within milliseconds; a crashed holder's lease runs out.
-    const lease = await this.d.leases.acquire(realm.id, this.d.timing.LEASE_TTL_MS + 1000);
-    if (!lease) return false;
-    if (slot.leaving || !this.placedHere(realm.stringId)) {
-      await this.d.leases.release(realm.id);
-      return false;
-    }
-    return true;
-  }
-
-  /** Services.realmActivated: restore the event queues before the realm serves. */
-  async activated(actor: RealmActor): Promise<void> {
-    const lease = this.d.leases.valid(actor.realm.id);
-    if (!lease) throw new Error(`lease for realm ${actor.realm.id} lapsed during activation`);
-    await this.d.queues.restore(actor, lease.epoch);
   }
 
   /** The lease manager found the lease gone. */

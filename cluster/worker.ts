@@ -36,18 +36,13 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const db = await connectDatabase({ databaseUrl: cc.databaseUrl, dataDir: config.dataDir, role: 'server' });
   const keys = redisKeys(cc.REDIS_PREFIX);
 
-  const worker = await startWorker(config, db.sql, wlog);
+  // In a cluster a realm is loaded only by the gate, under the realm's lease.
+  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed' });
   const leases = new LeaseManager(db.sql, id, cc, wlog);
   const queues = new QueueStore(redis, keys, cc, wlog);
   const view = new MembershipView(redis, subscriber, keys, cc, wlog);
   const gate = new RealmGate({
-    selfId: id, registry: worker.registry, inner: worker.handler, leases, view, queues, timing: cc, log: wlog,
-  });
-  // The cluster seams of src/realm (see Services): set before any realm is activated.
-  Object.assign(worker.registry.services, {
-    sqlForRealm: (realmId: number) => leases.sqlFor(realmId),
-    acquireRealm: (realm: Parameters<RealmGate['acquire']>[0]) => gate.acquire(realm),
-    realmActivated: (actor: Parameters<RealmGate['activated']>[0]) => gate.activated(actor),
+    selfId: id, sql: db.sql, registry: worker.registry, inner: worker.handler, leases, view, queues, timing: cc, log: wlog,
   });
   leases.onLost = (realmId) => gate.lost(realmId);
 

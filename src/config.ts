@@ -17,6 +17,8 @@ const envSchema = z.object({
   QUEUE_MAX_EVENTS: z.coerce.number().int().positive().default(10_000),
   QUEUE_MAX_BYTES: z.coerce.number().int().positive().default(8 * 1024 * 1024),
   QUEUE_GC_SECONDS: z.coerce.number().positive().default(60),
+  /** A realm with no request and no event queue for this long is unloaded from memory (reloaded on its next request). */
+  REALM_IDLE_SECONDS: z.coerce.number().positive().default(900),
   PUSH_RELAY_URL: z.string().optional(),
   /** Prefix of every Redis key (BullMQ queues included), so deployments sharing a Redis stay apart. */
   REDIS_PREFIX: z.string().min(1).default('chat:'),

@@ -5,7 +5,7 @@ import { log } from './log.js';
 import { connectDatabase } from './db/connect.js';
 import { createDemoRealmIfEmpty } from './worker/bootstrap.js';
 import { startWorker } from './worker/index.js';
-import { InProcessRouter } from './http/contract.js';
+import { InProcessRouter } from './http/inProcessRouter.js';
 import { FrontServer } from './http/server.js';
 import { Metrics } from './http/metrics.js';
 

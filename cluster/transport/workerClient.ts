@@ -48,7 +48,7 @@ const CONNECT_TIMEOUT_MS = 2000;
 
 /** GET /events that may park (not dont_block): cheap while parked, so not counted in flight. */
 export function isLongPoll(req: ApiRequest): boolean {
-  return req.method === 'GET' && req.route === '/events' && req.params.dont_block !== 'true';
+  return req.method === 'GET' && req.path === '/events' && req.params.dont_block !== 'true';
 }
 
 export class WorkerClient {

@@ -4,6 +4,7 @@
 import net from 'node:net';
 import type { Logger } from '../../src/log.js';
 import type { ApiRequest } from '../../src/http/contract.js';
+import { internalErrorResponse } from '../../src/http/envelope.js';
 import type { RealmGate } from '../realmGate.js';
 import { FramedSocket } from './framedSocket.js';
 import type { FrontFrame } from './frames.js';
@@ -53,8 +54,7 @@ export class WorkerServer {
             (err: unknown) => {
               pending.delete(frame.id);
               this.log.error({ err, reqId: frame.req.id }, 'request failed in the realm gate');
-              const body = { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' };
-              fs.send({ kind: 'response', id: frame.id, res: { status: 500, body } });
+              fs.send({ kind: 'response', id: frame.id, res: internalErrorResponse() });
             },
           );
           return;

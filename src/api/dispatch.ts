@@ -3,7 +3,10 @@ import { ApiError } from '../model/errors.js';
 import { parseParams, type ParamSpec, type RawParams } from '../http/params.js';
 import { authenticate } from '../auth/authenticate.js';
 import type { RealmRegistry } from '../realm/registry.js';
-import type { ApiRequest, ApiResponse, RequestHandler } from '../http/contract.js';
+import type { ApiRequest, ApiResponse, HandlerOutcome, RequestHandler } from '../http/contract.js';
+import { errorResponse, internalErrorResponse, successBody } from '../http/envelope.js';
+import { RealmNotHereError } from '../realm/services.js';
+import { BotType } from '../model/types.js';
 import type { User } from '../model/types.js';
 import type { Logger } from '../log.js';
 import { routeTable } from './routes.js';
@@ -42,16 +45,11 @@ function parseRequestParams(spec: ParamSpec, raw: RawParams, pathParams: Record<
   return { args, ignored };
 }
 
-export function errorResponse(err: unknown, log: Logger, req?: ApiRequest): ApiResponse {
-  if (err instanceof ApiError) {
-    return {
-      status: err.status,
-      body: { result: 'error', msg: err.message, code: err.code, ...err.extra },
-      headers: err.headers,
-    };
-  }
-  log.error({ err, reqId: req?.id, route: req?.route }, 'unhandled error');
-  return { status: 500, body: { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } };
+/** The envelope of a failed request; a failure that is not an API error is logged, not shown. */
+function failure(err: unknown, log: Logger, req: ApiRequest, route?: string): ApiResponse {
+  if (err instanceof ApiError) return errorResponse(err);
+  log.error({ err, reqId: req.id, route }, 'unhandled error');
+  return internalErrorResponse();
 }
 
 export class WorkerRequestHandler implements RequestHandler {
@@ -62,11 +60,17 @@ export class WorkerRequestHandler implements RequestHandler {
     private readonly refreshUsers: () => Promise<void> = async () => {},
   ) {}
 
-  async handle(req: ApiRequest): Promise<ApiResponse> {
+  async handle(req: ApiRequest): Promise<HandlerOutcome> {
     let user: User | null = null;
+    let route: string | undefined;
     try {
-      const endpoint = routeTable.byRoute(req.method, req.route);
-      if (!endpoint) throw new ApiError('BAD_REQUEST', 'Not found', 404);
+      const match = routeTable.match(req.method, req.path);
+      if (match.kind === 'not_found') throw new ApiError('BAD_REQUEST', 'Not found', 404);
+      if (match.kind === 'method_not_allowed') {
+        throw new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed', 405, { allowed_methods: match.allowed });
+      }
+      const { endpoint, pathParams } = match;
+      route = endpoint.path;
       const actor = await this.registry.get(req.subdomain);
       if (!actor) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
       actor.lastUsed = Date.now();
@@ -79,24 +83,26 @@ export class WorkerRequestHandler implements RequestHandler {
           user = authenticate(actor, req.authorization);
         }
         // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
-        if (user.botType === 2 && !(req.method === 'POST' && req.route === '/messages')) {
+        if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
           throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
         }
       }
-      const { args, ignored } = parseRequestParams(endpoint.params, req.params, req.pathParams);
-      const body = await endpoint.handler({ actor, user: user as User, args, req });
-      const out: Record<string, unknown> = { result: 'success', msg: '' };
-      for (const k in body) out[k] = body[k];
-      if (ignored.length) out.ignored_parameters_unsupported = ignored;
+      const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
+      const result = await endpoint.handler({ actor, user: user as User, args, req });
+      const body = successBody(result);
+      if (ignored.length) body.ignored_parameters_unsupported = ignored;
       // Cached JSON text in the body: the body travels as text from here on.
-      if (hasJsonText(out)) return { status: 200, body: { result: 'success', msg: '' }, bodyJson: spliceJson(out), userId: user?.id };
-      return { status: 200, body: out, userId: user?.id };
+      const res: ApiResponse = hasJsonText(body)
+        ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
+        : { status: 200, body, route, userId: user?.id };
+      return { kind: 'response', res };
     } catch (err) {
-      return { ...errorResponse(err, this.log, req), userId: user?.id };
+      if (err instanceof RealmNotHereError) return { kind: 'not_here', reason: err.message };
+      return { kind: 'response', res: { ...failure(err, this.log, req, route), route, userId: user?.id } };
     }
   }
 
   cancel(requestId: string, subdomain: string): void {
-    void this.registry.get(subdomain).then((actor) => actor?.events.cancelPoll(requestId));
+    this.registry.activeBySubdomain(subdomain)?.events.cancelPoll(requestId);
   }
 }

@@ -58,7 +58,8 @@ export const endpoints: Endpoint[] = [
 
 interface RouteGroup {
   pattern: CompiledPattern;
-  byMethod: Map<string, Endpoint>;
+  /** Each endpoint with its own pattern: endpoints of one shape may name their parameters differently. */
+  byMethod: Map<string, { endpoint: Endpoint; pattern: CompiledPattern }>;
 }
 
 export type RouteMatch =
@@ -66,9 +67,15 @@ export type RouteMatch =
   | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'not_found' };
 
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export class RouteTable {
   private readonly groups: RouteGroup[] = [];
-  private readonly byKey = new Map<string, Endpoint>();
+  /**
+   * Routes of paths without parameters (`/users/me`, `/events`, `/messages`) by method and
+   * path: most requests go to a few of these, and matching walks the whole table.
+   */
+  private readonly staticRoutes = new Map<string, Endpoint>();
 
   constructor(list: Endpoint[]) {
     const byShape = new Map<string, RouteGroup>();
@@ -77,27 +84,23 @@ export class RouteTable {
       let group = byShape.get(pattern.shape);
       if (!group) byShape.set(pattern.shape, (group = { pattern, byMethod: new Map() }));
       if (group.byMethod.has(ep.method)) throw new Error(`Duplicate route ${ep.method} ${ep.path}`);
-      group.byMethod.set(ep.method, ep);
-      this.byKey.set(`${ep.method} ${ep.path}`, ep);
+      group.byMethod.set(ep.method, { endpoint: ep, pattern });
+      if (pattern.segments.every((seg) => seg.literal !== undefined)) this.staticRoutes.set(`${ep.method} ${ep.path}`, ep);
     }
     this.groups = [...byShape.values()].sort((a, b) => specificity(b.pattern).localeCompare(specificity(a.pattern)));
   }
 
   match(method: string, path: string): RouteMatch {
+    const known = this.staticRoutes.get(`${method} ${path}`);
+    if (known) return { kind: 'found', endpoint: known, pathParams: NO_PARAMS };
     const parts = splitPath(path);
     for (const group of this.groups) {
-      const params = matchPattern(group.pattern, parts);
-      if (!params) continue;
-      const ep = group.byMethod.get(method);
-      if (!ep) return { kind: 'method_not_allowed', allowed: [...group.byMethod.keys()] };
-      // Each endpoint names its own path parameters.
-      return { kind: 'found', endpoint: ep, pathParams: matchPattern(compilePattern(ep.path), parts)! };
+      if (!matchPattern(group.pattern, parts)) continue;
+      const entry = group.byMethod.get(method);
+      if (!entry) return { kind: 'method_not_allowed', allowed: [...group.byMethod.keys()] };
+      return { kind: 'found', endpoint: entry.endpoint, pathParams: matchPattern(entry.pattern, parts)! };
     }
     return { kind: 'not_found' };
-  }
-
-  byRoute(method: string, route: string): Endpoint | undefined {
-    return this.byKey.get(`${method} ${route}`);
   }
 }
 

@@ -3,6 +3,7 @@ import { parseBasicAuth } from './basic.js';
 import { secretsEqual } from './keys.js';
 import { unauthorized } from '../model/errors.js';
 import type { RealmActor } from '../realm/actor.js';
+import { CacheKey } from '../realm/caches.js';
 import type { User } from '../model/types.js';
 
 /**
@@ -19,20 +20,20 @@ interface KnownHeader {
 }
 
 const MAX_KNOWN_HEADERS = 10_000;
-const knownHeaders = new WeakMap<RealmActor, Map<string, KnownHeader>>();
+const knownHeaders = new CacheKey('authorization headers', () => new Map<string, KnownHeader>());
 
 function knownUser(actor: RealmActor, header: string): User | null {
-  const known = knownHeaders.get(actor)?.get(header);
+  const map = actor.caches.get(knownHeaders);
+  const known = map.get(header);
   if (!known) return null;
   const user = actor.state.users.get(known.userId);
   if (user && user.deliveryEmail === known.deliveryEmail && secretsEqual(user.apiKey, known.apiKey)) return user;
-  knownHeaders.get(actor)!.delete(header);
+  map.delete(header);
   return null;
 }
 
 function remember(actor: RealmActor, header: string, user: User): void {
-  let map = knownHeaders.get(actor);
-  if (!map) knownHeaders.set(actor, (map = new Map()));
+  const map = actor.caches.get(knownHeaders);
   if (map.size >= MAX_KNOWN_HEADERS) map.clear();
   map.set(header, { userId: user.id, apiKey: user.apiKey, deliveryEmail: user.deliveryEmail });
 }

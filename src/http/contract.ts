@@ -1,13 +1,13 @@
 // How the front tier reaches realm actors. A request and its response are plain,
 // serializable data, so the same interface works in one process (a function call) and
-// across processes (the cluster's transport).
+// across processes (the cluster's transport). The front does not know the routes: it hands
+// over the path, and the worker matches it (so a front process loads no handler).
 
 export interface ApiRequest {
   id: string;
   method: string;
-  /** The route's pattern, e.g. `/users/{user_id}`; the front has matched it already. */
-  route: string;
-  pathParams: Record<string, string>;
+  /** The path under /api/v1, e.g. `/users/12`. */
+  path: string;
   params: Record<string, string>;
   subdomain: string;
   authorization?: string;
@@ -25,9 +25,17 @@ export interface ApiResponse {
    */
   bodyJson?: string;
   headers?: Record<string, string>;
+  /** The matched route's pattern, e.g. `/users/{user_id}`, for logs and metrics. */
+  route?: string;
   /** For the request log. */
   userId?: number;
 }
+
+/**
+ * What a worker answers: a response, or that the realm is not held by this process (in a
+ * cluster the front then sends the request to the realm's owner; nothing of it committed).
+ */
+export type HandlerOutcome = { kind: 'response'; res: ApiResponse } | { kind: 'not_here'; reason: string };
 
 export interface Router {
   dispatch(req: ApiRequest): Promise<ApiResponse>;
@@ -38,20 +46,6 @@ export interface Router {
 
 /** The worker side of the router: serves requests for the realms this process holds. */
 export interface RequestHandler {
-  handle(req: ApiRequest): Promise<ApiResponse>;
+  handle(req: ApiRequest): Promise<HandlerOutcome>;
   cancel(requestId: string, subdomain: string): void;
-}
-
-export class InProcessRouter implements Router {
-  constructor(private readonly handler: RequestHandler) {}
-
-  dispatch(req: ApiRequest): Promise<ApiResponse> {
-    return this.handler.handle(req);
-  }
-
-  cancel(requestId: string, subdomain: string): void {
-    this.handler.cancel(requestId, subdomain);
-  }
-
-  async close(): Promise<void> {}
 }

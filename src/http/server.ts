@@ -1,6 +1,7 @@
 // The front tier: uWebSockets.js. Parses requests, finds the realm from the Host header,
-// matches the route, hands the request to the router and writes the JSON envelope.
-// Every response, whatever goes wrong, is the envelope.
+// hands the request to the router and writes the JSON envelope. The worker matches the path
+// against its routes (a front loads no handler). Every response, whatever goes wrong, is the
+// envelope.
 import { App, type HttpResponse, type TemplatedApp, type us_listen_socket, us_listen_socket_close } from 'uWebSockets.js';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
@@ -8,8 +9,8 @@ import type { Logger } from '../log.js';
 import type { Metrics } from './metrics.js';
 import type { ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
-import { routeTable, type RouteMatch } from '../api/routes.js';
 import { ApiError } from '../model/errors.js';
+import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
 import { parseBody, parseQuery } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
@@ -58,22 +59,6 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
 }
 
 /**
- * Routes of paths without parameters (`/users/me`, `/events`, `/messages`), by method and
- * path: most requests go to a few of these, and matching walks the whole table. Only such
- * routes are kept, so the cache is as small as the route table.
- */
-const staticRoutes = new Map<string, RouteMatch & { kind: 'found' }>();
-
-function matchRoute(method: string, path: string): RouteMatch {
-  const key = `${method} ${path}`;
-  const known = staticRoutes.get(key);
-  if (known) return { kind: 'found', endpoint: known.endpoint, pathParams: {} };
-  const match = routeTable.match(method, path);
-  if (match.kind === 'found' && match.endpoint.path === path) staticRoutes.set(key, match);
-  return match;
-}
-
-/**
  * Request ids: unique per process start (a random prefix) and cheap per request (a counter),
  * so that two fronts of a cluster never hand the same id to a worker.
  */
@@ -93,7 +78,12 @@ export class FrontServer {
     this.app.get('/health', (res) => {
       const p = { res, aborted: false };
       res.onAborted(() => (p.aborted = true));
-      send(p, this.draining ? 503 : 200, { result: this.draining ? 'error' : 'success', msg: '', ...o.health() });
+      if (this.draining) {
+        const r = errorResponse(new ApiError('SERVER_NOT_READY', 'Server is shutting down', 503));
+        send(p, r.status, { ...r.body, ...o.health() }, r.headers);
+      } else {
+        send(p, 200, successBody(o.health()));
+      }
     });
     this.app.get('/metrics', (res) => {
       const p = { res, aborted: false };
@@ -148,8 +138,7 @@ export class FrontServer {
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
       this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
-    const fail = (err: ApiError) =>
-      finish({ status: err.status, body: { result: 'error', msg: err.message, code: err.code, ...err.extra }, headers: err.headers });
+    const fail = (err: ApiError) => finish(errorResponse(err));
 
     // Counted from the start of the body until the request is answered or the client is
     // gone, so that a shutdown waits for it; released once, whichever comes first.
@@ -168,12 +157,6 @@ export class FrontServer {
       return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
     }
     const path = url.slice(API_PREFIX.length) || '/';
-    const match = matchRoute(method, path);
-    if (match.kind === 'not_found') return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
-    if (match.kind === 'method_not_allowed') {
-      return finish({ status: 405, body: { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED', allowed_methods: match.allowed } });
-    }
-    routeLabel = match.endpoint.path;
     if (contentLength > this.o.config.MAX_BODY_BYTES) {
       return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
@@ -206,19 +189,20 @@ export class FrontServer {
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
       const apiReq: ApiRequest = {
-        id, method, route: match.endpoint.path, pathParams: match.pathParams, params, subdomain,
+        id, method, path, params, subdomain,
         authorization, userAgent, idempotencyKey, remoteAddress,
       };
       this.o.router.dispatch(apiReq).then(
         (r) => {
           release();
           userId = r.userId;
+          if (r.route) routeLabel = r.route;
           finish(r);
         },
         (err: unknown) => {
           release();
           this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish({ status: 500, body: { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' } });
+          finish(internalErrorResponse());
         },
       );
     });

@@ -1,59 +1,42 @@
 // RealmActor: owns one realm's state and is its only writer. State changes run one at a
-// time through the mailbox (`exclusive`); reads are served straight from memory.
+// time through the mailbox (`exclusive`); reads are served straight from memory. What the
+// actor derives and keeps between requests (the send queue, caches) are its fields, so they
+// go away with it when the realm is passivated or moves to another process.
 import type { Services } from './services.js';
-import { RealmState } from '../model/realmState.js';
-import { EventHub } from '../events/hub.js';
+import type { Sql } from '../db/connect.js';
+import type { RealmState } from '../model/realmState.js';
 import type { RealmRecord, User } from '../model/types.js';
-import { loadRealmUsers } from '../db/users.js';
-import { loadRealmGroups } from '../db/groups.js';
-import { loadRealmStreams, loadRealmSubscriptions } from '../db/streams.js';
-import { loadRealmAlertWords } from '../db/alertWords.js';
-import { loadOrganizationState } from '../db/organization.js';
-import { loadMessageState } from '../db/messages.js';
-import { loadRealmLinkifiers } from '../db/linkifiers.js';
-import { loadRealmPlaygrounds } from '../db/playgrounds.js';
+import { EventHub } from '../events/hub.js';
+import { SendQueue } from './sendQueue.js';
+import { RealmCaches } from './caches.js';
 
 export class RealmActor {
   readonly events: EventHub;
-  /** Where actions write: the pool, or in a cluster the pool fenced by the lease this actor was activated under. */
-  private readonly writeSql: Services['sql'];
+  /** Group commit of sends (see sendQueue.ts). */
+  readonly sendQueue: SendQueue;
+  readonly caches = new RealmCaches();
   private tail: Promise<unknown> = Promise.resolve();
   private busy = 0;
+  /** When a request last reached this realm; the registry passivates realms idle for long. */
   lastUsed = Date.now();
 
   constructor(
     readonly services: Services,
     readonly state: RealmState,
+    /** Where actions write: the pool, or in a cluster the pool fenced by the lease this actor was activated under. */
+    readonly sql: Sql,
   ) {
     const c = services.config;
-    this.writeSql = services.sqlForRealm?.(state.realm.id) ?? services.sql;
     this.events = new EventHub({
       heartbeatSeconds: c.HEARTBEAT_SECONDS,
       maxEvents: c.QUEUE_MAX_EVENTS,
       maxBytes: c.QUEUE_MAX_BYTES,
     });
-  }
-
-  static async activate(services: Services, realm: RealmRecord): Promise<RealmActor> {
-    const state = new RealmState(realm);
-    for (const user of await loadRealmUsers(services.sql, realm.id)) state.putUser(user);
-    for (const group of await loadRealmGroups(services.sql, realm.id)) state.groups.set(group.id, group);
-    for (const stream of await loadRealmStreams(services.sql, realm.id)) state.putStream(stream);
-    for (const sub of await loadRealmSubscriptions(services.sql, realm.id)) state.putSubscription(sub);
-    for (const [userId, words] of await loadRealmAlertWords(services.sql, realm.id)) state.alertWords.set(userId, words);
-    await loadOrganizationState(services.sql, state);
-    await loadMessageState(services.sql, state);
-    state.linkifiers = await loadRealmLinkifiers(services.sql, realm.id);
-    for (const playground of await loadRealmPlaygrounds(services.sql, realm.id)) state.playgrounds.set(playground.id, playground);
-    return new RealmActor(services, state);
+    this.sendQueue = new SendQueue(sql);
   }
 
   get realm(): RealmRecord {
     return this.state.realm;
-  }
-
-  get sql() {
-    return this.writeSql;
   }
 
   /** Runs a state change after every earlier one has finished; no interleaving across awaits. */
@@ -69,6 +52,11 @@ export class RealmActor {
 
   get mailboxDepth() {
     return this.busy;
+  }
+
+  /** Nothing in flight and no client connected: the realm can be put away without losing anything. */
+  get idle(): boolean {
+    return this.busy === 0 && this.sendQueue.idle && this.events.queueCount === 0;
   }
 
   user(id: number): User | undefined {

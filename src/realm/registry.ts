@@ -1,46 +1,74 @@
-// The realm actors of this worker: activated on first use from Postgres, found by subdomain.
-import { realmNotHere, type Services } from './services.js';
-import { RealmActor } from './actor.js';
+// The realm actors of this process: found by subdomain, activated from Postgres, put away
+// again when idle (no request for a while, no event queue, nothing in flight).
+//
+// Activation is on demand in the one-process mode: the first request for a realm loads it.
+// In a cluster a realm may only be loaded under its lease, so activation is managed: the
+// cluster's gate calls activate() with the fenced `sql`, and get() for a realm that is not
+// active here answers RealmNotHereError instead of loading it.
+import type { Sql } from '../db/connect.js';
+import type { RealmRecord } from '../model/types.js';
 import { findRealmById, findRealmBySubdomain } from '../db/realms.js';
+import { RealmNotHereError, type Services } from './services.js';
+import type { RealmActor } from './actor.js';
+import { activateRealm } from './activate.js';
+
+export interface RegistryOptions {
+  /** `on_demand`: get() loads a realm; `managed`: only activate() does. */
+  activation: 'on_demand' | 'managed';
+}
 
 export class RealmRegistry {
-  private readonly bySubdomain = new Map<string, Promise<RealmActor | null>>();
+  private readonly loading = new Map<string, Promise<RealmActor | null>>();
+  private readonly bySubdomain = new Map<string, RealmActor>();
   private readonly byId = new Map<number, RealmActor>();
+  private readonly passivatedListeners: Array<(actor: RealmActor) => void> = [];
   private gcTimer: NodeJS.Timeout;
 
-  constructor(readonly services: Services) {
-    this.gcTimer = setInterval(() => this.collectQueues(), services.config.QUEUE_GC_SECONDS * 1000);
+  constructor(
+    readonly services: Services,
+    private readonly options: RegistryOptions = { activation: 'on_demand' },
+  ) {
+    this.gcTimer = setInterval(() => this.sweep(), services.config.QUEUE_GC_SECONDS * 1000);
     this.gcTimer.unref();
   }
 
-  /** The actor for a subdomain, or null when no such realm exists. */
+  /** The actor for a subdomain; null when no such realm exists. */
   get(subdomain: string): Promise<RealmActor | null> {
-    let pending = this.bySubdomain.get(subdomain);
+    const active = this.bySubdomain.get(subdomain);
+    if (active) return Promise.resolve(active);
+    let pending = this.loading.get(subdomain);
     if (!pending) {
-      pending = this.activate(subdomain);
-      this.bySubdomain.set(subdomain, pending);
-      // A missing realm is not remembered: it may be created at any moment.
-      void pending.then(
-        (a) => { if (!a) this.bySubdomain.delete(subdomain); },
-        () => this.bySubdomain.delete(subdomain),
-      );
+      pending = this.load(subdomain).finally(() => this.loading.delete(subdomain));
+      this.loading.set(subdomain, pending);
     }
     return pending;
   }
 
-  private async activate(subdomain: string): Promise<RealmActor | null> {
+  private async load(subdomain: string): Promise<RealmActor | null> {
     const realm = await findRealmBySubdomain(this.services.sql, subdomain);
     if (!realm) return null;
-    // In a cluster a realm is activated only under its lease; the caller is told to go elsewhere.
-    if (this.services.acquireRealm && !(await this.services.acquireRealm(realm))) throw realmNotHere();
-    const actor = await RealmActor.activate(this.services, realm);
-    await this.services.realmActivated?.(actor);
+    // Activated meanwhile (by another caller of get(), or by activate()).
+    const active = this.bySubdomain.get(subdomain);
+    if (active) return active;
+    if (this.options.activation === 'managed') throw new RealmNotHereError(`realm ${subdomain} is not held by this process`);
+    return this.activate(realm);
+  }
+
+  /** Loads a realm and makes it active; `writeSql` is where its actor writes. */
+  async activate(realm: RealmRecord, writeSql?: Sql): Promise<RealmActor> {
+    const actor = await activateRealm(this.services, realm, writeSql);
     this.byId.set(realm.id, actor);
-    this.services.log.debug({ realm: subdomain }, 'realm actor activated');
+    this.bySubdomain.set(realm.stringId, actor);
+    this.services.log.debug({ realm: realm.stringId }, 'realm actor activated');
     return actor;
   }
 
-  /** The active actor for a realm id, if this worker has it in memory. */
+  /** The active actor for a subdomain, if this process has it in memory (never loads it). */
+  activeBySubdomain(subdomain: string): RealmActor | undefined {
+    return this.bySubdomain.get(subdomain);
+  }
+
+  /** The active actor for a realm id, if this process has it in memory. */
   activeById(realmId: number): RealmActor | undefined {
     return this.byId.get(realmId);
   }
@@ -59,8 +87,13 @@ export class RealmRegistry {
     const actor = this.byId.get(realmId);
     if (!actor) return undefined;
     this.byId.delete(realmId);
-    this.bySubdomain.delete(actor.realm.stringId);
+    if (this.bySubdomain.get(actor.realm.stringId) === actor) this.bySubdomain.delete(actor.realm.stringId);
     return actor;
+  }
+
+  /** Told of every realm put away for being idle (a cluster then gives its lease back). */
+  onPassivated(listener: (actor: RealmActor) => void): void {
+    this.passivatedListeners.push(listener);
   }
 
   get activeCount() {
@@ -71,8 +104,17 @@ export class RealmRegistry {
     return this.byId.values();
   }
 
-  private collectQueues(): void {
-    for (const actor of this.byId.values()) actor.events.collectGarbage();
+  /** Collects expired event queues, then puts away realms idle past REALM_IDLE_SECONDS. */
+  sweep(now = Date.now()): void {
+    const idleMs = this.services.config.REALM_IDLE_SECONDS * 1000;
+    for (const actor of [...this.byId.values()]) {
+      actor.events.collectGarbage(now);
+      if (now - actor.lastUsed < idleMs || !actor.idle) continue;
+      this.remove(actor.realm.id);
+      actor.close();
+      this.services.log.debug({ realm: actor.realm.stringId }, 'idle realm actor passivated');
+      for (const listener of this.passivatedListeners) listener(actor);
+    }
   }
 
   close(): void {

@@ -3,7 +3,6 @@
 // collect and go to the database together in the next statement, so sends per second are not
 // bounded by one commit per send. A send is acknowledged only after its batch committed and
 // its events were published.
-import type { RealmActor } from './actor.js';
 import type { Sql } from '../db/connect.js';
 import { insertMessageBatch, type FlagRow, type NewMessage, type UserTopicRow } from '../db/messages.js';
 
@@ -48,9 +47,9 @@ export class SendQueue {
     });
   }
 
-  /** Resolves when nothing is queued or in flight. */
-  async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  /** Nothing queued and nothing being written. */
+  get idle(): boolean {
+    return this.pending.length === 0 && this.flushing === null;
   }
 
   private async flush(): Promise<void> {
@@ -102,12 +101,4 @@ export class SendQueue {
     entry.send.undo();
     entry.reject(err);
   }
-}
-
-const queues = new WeakMap<RealmActor, SendQueue>();
-
-export function sendQueueOf(actor: RealmActor): SendQueue {
-  let q = queues.get(actor);
-  if (!q) queues.set(actor, (q = new SendQueue(actor.sql)));
-  return q;
 }

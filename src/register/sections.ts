@@ -37,7 +37,7 @@ const sections: Record<string, Section> = {
     return { realm_default_streams: defaultStreamIds(actor.state, user) };
   },
   realm_user_groups(actor, _user, args) {
-    return { realm_user_groups: realmUserGroups(actor.state, args.client_capabilities.include_deactivated_groups === true) };
+    return { realm_user_groups: realmUserGroups(actor, args.client_capabilities.include_deactivated_groups === true) };
   },
   realm_bot(actor, user) {
     return { realm_bots: botsVisibleTo(actor, user).map((b) => formatBot(actor, b)) };

@@ -1,9 +1,10 @@
-// The worker role: realm actors, their request handler, the change feed and the render pool.
+// The composition root of a worker: realm actors, their request handler, the change feed, the
+// render pool and the job runner with its processors. The one place that knows every folder.
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
-import { RealmRegistry } from '../realm/registry.js';
+import { RealmRegistry, type RegistryOptions } from '../realm/registry.js';
 import { ChangeFeed } from './changeFeed.js';
 import { WorkerRequestHandler } from '../api/dispatch.js';
 import { RenderPool } from '../render/pool.js';
@@ -20,13 +21,13 @@ export interface Worker {
 /** One core stays with the actors; the rest render. */
 export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
 
-export async function startWorker(config: Config, sql: Sql, log: Logger): Promise<Worker> {
+export async function startWorker(config: Config, sql: Sql, log: Logger, options: RegistryOptions = { activation: 'on_demand' }): Promise<Worker> {
   const jobs = await createJobRunner(config, log, jobTable);
   const render = RenderPool.start({
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs });
+  const registry = new RealmRegistry({ config, sql, log, render, jobs }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();

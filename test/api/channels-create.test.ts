@@ -205,7 +205,7 @@ describe('subscribing other users', () => {
     expect(r.subscribed).toEqual({ [String(bob.userId)]: ['team'] });
     expect(r.already_subscribed).toEqual({ [String(alice.userId)]: ['team'] });
     const events = await drain(qb);
-    expect(events).toEqual([expect.objectContaining({ type: 'subscription', op: 'add', subscriptions: [expect.objectContaining({ stream_id: id, subscribers: [alice.userId, bob.userId].sort((a, b) => a - b) })] })]);
+    expect(events).toEqual([expect.objectContaining({ type: 'subscription', op: 'add', subscriptions: [expect.objectContaining({ stream_id: id, subscribers: [alice.userId, bob.userId].sort((a, b) => a! - b!) })] })]);
     const byEmail = ok(await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [admin.email!] }));
     expect(byEmail.subscribed).toEqual({ [String(admin.userId)]: ['team'] });
   });

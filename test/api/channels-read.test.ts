@@ -78,8 +78,8 @@ describe('single channel reads', () => {
   });
 
   it('GET /streams/{id}/members follows who may see subscribers', async () => {
-    expect(ok(await carol.get(`/streams/${ids.guestRoom}/members`)).subscribers).toEqual([alice.userId, guest.userId].sort((a, b) => a - b));
-    expect(ok(await owner.get(`/streams/${ids.priv}/members`)).subscribers).toEqual([alice.userId, bob.userId].sort((a, b) => a - b));
+    expect(ok(await carol.get(`/streams/${ids.guestRoom}/members`)).subscribers).toEqual([alice.userId, guest.userId].sort((a, b) => a! - b!));
+    expect(ok(await owner.get(`/streams/${ids.priv}/members`)).subscribers).toEqual([alice.userId, bob.userId].sort((a, b) => a! - b!));
     expect(ok(await guest.get(`/streams/${ids.guestRoom}/members`)).subscribers).toContain(guest.userId);
     expectError(await guest.get(`/streams/${ids.pub}/members`), 400, 'BAD_REQUEST', 'Invalid channel ID');
     expectError(await carol.get(`/streams/${ids.priv}/members`), 400, 'BAD_REQUEST', 'Invalid channel ID');
@@ -100,11 +100,11 @@ describe('register', () => {
     const r = ok(await carol.post('/register', { fetch_event_types: ['subscription', 'stream'], include_subscribers: true }));
     expect(names(r.subscriptions)).toEqual([]);
     expect(names(r.never_subscribed)).toEqual(['b-public', 'c-guest-room', 'd-web']);
-    expect(r.never_subscribed.find((s: Json) => s.name === 'c-guest-room').subscribers).toEqual([alice.userId, guest.userId].sort((a, b) => a - b));
+    expect(r.never_subscribed.find((s: Json) => s.name === 'c-guest-room').subscribers).toEqual([alice.userId, guest.userId].sort((a, b) => a! - b!));
     expect(names(r.streams)).toEqual(['b-public', 'c-guest-room', 'd-web']);
     const a = ok(await alice.post('/register', { fetch_event_types: ['subscription'], include_subscribers: true }));
     expect(names(a.subscriptions)).toEqual(['a-private', 'b-public', 'c-guest-room']);
-    expect(a.subscriptions[0]).toMatchObject({ stream_id: ids.priv, color: expect.stringMatching(/^#/), is_muted: false, in_home_view: true, subscribers: [alice.userId, bob.userId].sort((x, y) => x - y) });
+    expect(a.subscriptions[0]).toMatchObject({ stream_id: ids.priv, color: expect.stringMatching(/^#/), is_muted: false, in_home_view: true, subscribers: [alice.userId, bob.userId].sort((x, y) => x! - y!) });
   });
 
   it('fills notification settings unless the client takes null', async () => {

@@ -4,7 +4,8 @@
 // muting and presence decide who gets one; a failing relay gets the notification on a later try.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser } from '../helpers/client.js';
-import { FakeRelay, OwnClient, redisKeys, startOwnServer, until, type OwnServer } from './jobs-helpers.js';
+import { FakeRelay } from './jobs-helpers.js';
+import { OwnClient, redisKeys, startOwnServer, until, type OwnServer } from '../helpers/ownServer.js';
 
 const E2EE = {
   token_kind: 'fcm',

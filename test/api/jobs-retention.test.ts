@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser } from '../helpers/client.js';
 import { closeTestDb, testDb } from '../helpers/db.js';
-import { OwnClient, startOwnServer, until, type OwnServer } from './jobs-helpers.js';
+import { OwnClient, startOwnServer, until, type OwnServer } from '../helpers/ownServer.js';
 
 /** Moves messages' send time back, as if they were sent `days` ago. */
 async function age(ids: number[], days: number): Promise<void> {

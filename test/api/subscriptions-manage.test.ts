@@ -180,7 +180,7 @@ describe('GET /users/me/subscriptions', () => {
     expect(plain).not.toHaveProperty('subscribers');
     expect(plain).toMatchObject({ name: 'listing', desktop_notifications: null, in_home_view: true });
     const full = (ok(await carol.get('/users/me/subscriptions', { include_subscribers: true })).subscriptions as Json[]).find((s) => s.stream_id === id)!;
-    expect(full.subscribers).toEqual([carol.userId, guest.userId].sort((a, b) => a - b));
+    expect(full.subscribers).toEqual([carol.userId, guest.userId].sort((a, b) => a! - b!));
     expectError(await carol.get('/users/me/subscriptions', { include_subscribers: 'sometimes' }), 400, 'BAD_REQUEST');
   });
 
@@ -195,7 +195,7 @@ describe('GET /users/me/subscriptions', () => {
     const addFull = (await drain(full)).find((e) => e.op === 'add')!;
     expect(addPlain.subscriptions[0]).not.toHaveProperty('subscribers');
     expect(addPlain.subscriptions[0]).toMatchObject({ desktop_notifications: false, wildcard_mentions_notify: true });
-    expect(addFull.subscriptions[0].subscribers).toEqual([bob.userId, carol.userId].sort((a, b) => a - b));
+    expect(addFull.subscriptions[0].subscribers).toEqual([bob.userId, carol.userId].sort((a, b) => a! - b!));
     expect(addFull.subscriptions[0]).toMatchObject({ desktop_notifications: null, wildcard_mentions_notify: null });
   });
 });

@@ -4,7 +4,7 @@ import { FrameDecoder, FrameError, encodeFrame, type Frame } from '../../cluster
 const request = (id: number, text: string): Frame => ({
   kind: 'request',
   id,
-  req: { id: `r${id}`, method: 'POST', route: '/messages', pathParams: {}, params: { content: text }, subdomain: 'acme' },
+  req: { id: `r${id}`, method: 'POST', path: '/messages', params: { content: text }, subdomain: 'acme' },
 });
 
 describe('length-prefixed JSON frames', () => {

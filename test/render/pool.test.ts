@@ -2,7 +2,10 @@
 // imports the compiled pool from dist: `npm test` runs `tsc` first. When running
 // vitest directly, build first (`npm run build` or `npx tsc -p tsconfig.json`).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RenderPool, RenderPoolClosedError, RenderTimeoutError } from '../../dist/src/render/pool.js';
+import type * as PoolModule from '../../src/render/pool.js';
+
+const compiledPool = '../../dist/src/render/pool.js';
+const { RenderPool, RenderPoolClosedError, RenderTimeoutError } = (await import(compiledPool)) as typeof PoolModule;
 import type { RenderContext } from '../../src/render/types.js';
 
 const plain: RenderContext = { realmUrl: 'https://chat.example.com' };
@@ -15,7 +18,7 @@ const EVIL = 'a'.repeat(40) + 'b';
 const BUDGET_MS = 300;
 
 describe('RenderPool', () => {
-  let pool: RenderPool;
+  let pool: PoolModule.RenderPool;
 
   beforeAll(async () => {
     pool = RenderPool.start({ threads: 2, budgetMs: BUDGET_MS });
@@ -63,7 +66,7 @@ describe('RenderPool', () => {
     );
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(RenderTimeoutError);
-    expect((error as RenderTimeoutError).code).toBe('RENDER_TIMEOUT');
+    expect((error as PoolModule.RenderTimeoutError).code).toBe('RENDER_TIMEOUT');
     // Budget plus slack for a loaded machine; without the abort this never ends.
     expect(elapsed).toBeLessThan(BUDGET_MS + 4_000);
 

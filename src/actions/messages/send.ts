@@ -16,7 +16,7 @@ import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { usersInGroupSetting } from '../../permissions/groups.js';
 import { checkCanAccessRecipients, checkCanSendDirect, checkCanSendToChannel, hasFullHistoryAccess, OPEN_END } from '../../permissions/messageAccess.js';
 import { historyRanges } from '../../queries/subscriptionHistory.js';
-import { sendQueueOf, type PreparedSend } from '../../realm/sendQueue.js';
+import type { PreparedSend } from '../../realm/sendQueue.js';
 import { normalizeContent, normalizeTopic, parseChannelTarget, parseDirectTargets } from './input.js';
 import { checkTopicAllowed, effectiveTopicsPolicy, findChannel, resolveDirectRecipients } from './recipients.js';
 import { followsWhereMentioned, policyForSend, userTopicEvent } from './topicPolicy.js';
@@ -270,7 +270,7 @@ export async function sendMessageNow(actor: RealmActor, sender: User, input: Sen
   const { commit, result } = await actor.exclusive(async () => {
     const prepared = await prepareSend(actor, sender, input, content, rendered);
     // Not awaited here: the mailbox moves on while the batch commits.
-    return { commit: sendQueueOf(actor).submit(prepared.send), result: prepared.result };
+    return { commit: actor.sendQueue.submit(prepared.send), result: prepared.result };
   });
   await commit;
   return result;

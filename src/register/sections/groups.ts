@@ -4,6 +4,8 @@
 // realm's waiting period, and the clock through full membership. It is kept until one of
 // them changes, the clock included: until the next moment a user becomes a full member.
 import type { RealmState } from '../../model/realmState.js';
+import type { RealmActor } from '../../realm/actor.js';
+import { CacheKey } from '../../realm/caches.js';
 import type { UserGroup } from '../../model/types.js';
 import { formatGroups } from '../../views/groups.js';
 
@@ -17,7 +19,8 @@ interface CachedGroups {
   formatted: Record<string, unknown>[];
 }
 
-const cache = new WeakMap<RealmState, Map<boolean, CachedGroups>>();
+/** Per actor: by include_deactivated_groups. */
+const groupLists = new CacheKey('register group lists', () => new Map<boolean, CachedGroups>());
 
 function sameGroups(state: RealmState, groups: UserGroup[]): boolean {
   if (state.groups.size !== groups.length) return false;
@@ -37,11 +40,11 @@ function nextFullMemberAt(state: RealmState, waitingDays: number, now: number): 
   return next;
 }
 
-export function realmUserGroups(state: RealmState, includeDeactivated: boolean): Record<string, unknown>[] {
+export function realmUserGroups(actor: RealmActor, includeDeactivated: boolean): Record<string, unknown>[] {
+  const { state } = actor;
   const now = Date.now();
   const waitingDays = state.realm.settings.waiting_period_threshold;
-  let byFlag = cache.get(state);
-  if (!byFlag) cache.set(state, (byFlag = new Map()));
+  const byFlag = actor.caches.get(groupLists);
   const hit = byFlag.get(includeDeactivated);
   if (hit && hit.usersVersion === state.usersVersion && hit.waitingDays === waitingDays && now < hit.validUntil && sameGroups(state, hit.groups)) {
     return hit.formatted;

@@ -3,7 +3,7 @@
 // with a putSubscription in the same actor turn, so the cache holds while the realm's
 // subscriptionsVersion is unchanged, and is dropped as a whole when it moves.
 import type { RealmActor } from '../../realm/actor.js';
-import type { RealmState } from '../../model/realmState.js';
+import { CacheKey } from '../../realm/caches.js';
 import type { User } from '../../model/types.js';
 import { loadUserSubscriptionLog, type LogRow } from '../../db/messageHistory.js';
 import { buildReader, type Reader } from '../../permissions/messageAccess.js';
@@ -13,13 +13,16 @@ interface LogCache {
   logs: Map<number, LogRow[]>;
 }
 
-const caches = new WeakMap<RealmState, LogCache>();
+/** Per actor: the current log cache (replaced when subscriptions change). */
+const logCaches = new CacheKey('subscription logs', () => ({ current: null as LogCache | null }));
 
-function cacheOf(state: RealmState): LogCache {
-  let cache = caches.get(state);
+function cacheOf(actor: RealmActor): LogCache {
+  const { state } = actor;
+  const slot = actor.caches.get(logCaches);
+  let cache = slot.current;
   if (!cache || cache.subscriptionsVersion !== state.subscriptionsVersion) {
     cache = { subscriptionsVersion: state.subscriptionsVersion, logs: new Map() };
-    caches.set(state, cache);
+    slot.current = cache;
   }
   return cache;
 }
@@ -27,12 +30,12 @@ function cacheOf(state: RealmState): LogCache {
 /** What `user` may read (as loadReader), with the subscription log from memory when held. */
 export async function cachedReader(actor: RealmActor, user: User): Promise<Reader> {
   const { state } = actor;
-  const cache = cacheOf(state);
+  const cache = cacheOf(actor);
   let log = cache.logs.get(user.id);
   if (!log) {
     log = await loadUserSubscriptionLog(actor.sql, user.id);
     // Only keep it if no subscription changed while it was read.
-    if (caches.get(state) === cache && cache.subscriptionsVersion === state.subscriptionsVersion) cache.logs.set(user.id, log);
+    if (actor.caches.get(logCaches).current === cache && cache.subscriptionsVersion === state.subscriptionsVersion) cache.logs.set(user.id, log);
   }
   return buildReader(state, user, log);
 }
