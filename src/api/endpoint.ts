@@ -4,6 +4,7 @@ import type { Args, ParamSpec } from '../http/params.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { ApiRequest } from '../http/contract.js';
 import type { User } from '../model/types.js';
+import type { SessionRow } from '../db/sessions.js';
 
 export type AuthMode = 'user' | 'optional' | 'none';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -13,6 +14,10 @@ export interface Ctx<P extends ParamSpec, A extends AuthMode> {
   user: A extends 'user' ? User : User | null;
   args: Args<P>;
   req: ApiRequest;
+  /** The web client's session, when the request came on /json with a session cookie. */
+  session?: SessionRow;
+  /** Set-Cookie values the response carries (login, logout). */
+  cookies: string[];
 }
 
 export type Body = Record<string, unknown>;
@@ -21,6 +26,8 @@ export interface Endpoint {
   method: Method;
   path: string;
   auth: AuthMode;
+  /** `json`: served only under /json (the web client's login and logout). */
+  only?: 'json';
   params: ParamSpec;
   handler: (ctx: Ctx<ParamSpec, AuthMode>) => Promise<Body>;
 }
@@ -29,6 +36,7 @@ export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
   method: Method;
   path: string;
   auth: A;
+  only?: 'json';
   params: P;
   handler: (ctx: Ctx<P, A>) => Promise<Body>;
 }): Endpoint {

@@ -1,5 +1,5 @@
-// The route table: every endpoint under /api/v1. The front tier matches paths against it;
-// the worker runs the handlers.
+// The route table: every endpoint under /api/v1, also served under /json for the web client.
+// The worker matches paths against it and runs the handlers.
 import type { Endpoint } from './endpoint.js';
 import { authEndpoints } from './auth.js';
 import { eventEndpoints } from './events.js';
@@ -26,6 +26,7 @@ import { topicEndpoints } from './topics.js';
 import { linkifierEndpoints } from './linkifiers.js';
 import { playgroundEndpoints } from './playgrounds.js';
 import { renderEndpoints } from './render.js';
+import { sessionEndpoints } from './session.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -54,6 +55,7 @@ export const endpoints: Endpoint[] = [
   ...linkifierEndpoints,
   ...playgroundEndpoints,
   ...renderEndpoints,
+  ...sessionEndpoints,
 ];
 
 interface RouteGroup {
