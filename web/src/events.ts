@@ -203,7 +203,7 @@ export function applyEvent(e: Event): void {
       }
       break;
     case 'realm_user':
-      if (e.op === 'add') store.users.set(e.person.user_id, e.person as User);
+      if (e.op === 'add') store.users.set(e.person.user_id, { is_active: true, ...(e.person as User) });
       else if (e.op === 'update') {
         const u = store.users.get(e.person.user_id);
         if (u) store.users.set(u.user_id, { ...u, ...e.person });

@@ -63,7 +63,8 @@ function applyRegister(r: RegisterResponse): void {
   store.me = r.user_id;
   store.realm = r;
   store.users = new Map();
-  for (const u of r.realm_users) store.users.set(u.user_id, u);
+  // Register's lists say who is active by which list a user is in.
+  for (const u of r.realm_users) store.users.set(u.user_id, { ...u, is_active: true });
   for (const u of r.realm_non_active_users ?? []) store.users.set(u.user_id, { ...u, is_active: false });
   const mine = store.users.get(r.user_id);
   store.isAdmin = !!mine && mine.role <= Role.ADMINISTRATOR;

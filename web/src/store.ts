@@ -66,6 +66,10 @@ export type Store = typeof store;
 
 const listeners = new Set<() => void>();
 let scheduled = false;
+let changes = 0;
+
+/** Counts changes, so that a view can tell it missed one. */
+export const version = () => changes;
 
 export function subscribe(fn: () => void): () => void {
   listeners.add(fn);
@@ -74,6 +78,7 @@ export function subscribe(fn: () => void): () => void {
 
 /** Something changed: render once before the next frame. */
 export function changed(): void {
+  changes++;
   if (scheduled) return;
   scheduled = true;
   const run = () => {

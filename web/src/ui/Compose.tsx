@@ -79,7 +79,9 @@ export function Compose() {
   // A new narrow sets the recipient; its draft, if any, comes back.
   useEffect(() => {
     if (!store.feed) return;
-    const next = targetFromNarrow(store.feed.narrow, target);
+    let next = targetFromNarrow(store.feed.narrow, target);
+    // A topic typed before the channel's view opened stays.
+    if (next.kind === 'channel' && next.channelId === target.channelId && !next.topic) next = { ...next, topic: target.topic };
     setTarget(next);
     const draft = loadDrafts()[draftKey(next)];
     setContent(draft?.content ?? '');
@@ -267,7 +269,7 @@ export function Compose() {
               value={target.to}
               role="combobox"
               aria-expanded={suggest.field === 'to' && suggest.list.length > 0}
-              aria-controls="to-suggestions"
+              aria-controls={suggest.field === 'to' && suggest.list.length ? 'to-suggestions' : undefined}
               aria-autocomplete="list"
               aria-activedescendant={suggest.field === 'to' && suggest.list.length ? `to-suggestions-${suggest.active}` : undefined}
               onInput={(e) => {
@@ -291,7 +293,7 @@ export function Compose() {
             placeholder={store.settings.enter_sends === true ? 'Message (Enter sends)' : 'Message (Ctrl+Enter sends)'}
             value={content}
             rows={3}
-            aria-controls="content-suggestions"
+            aria-controls={suggest.field === 'content' && suggest.list.length ? 'content-suggestions' : undefined}
             aria-autocomplete="list"
             aria-activedescendant={suggest.field === 'content' && suggest.list.length ? `content-suggestions-${suggest.active}` : undefined}
             onInput={(e) => onContentInput(e.currentTarget)}

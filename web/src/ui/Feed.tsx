@@ -81,10 +81,14 @@ export function FeedView() {
   const observer = useRef<IntersectionObserver | null>(null);
   const prev = useRef({ first: 0, height: 0, generation: -1, atBottom: true, count: 0 });
 
-  useEffect(() => {
+  useEffect(() => () => observer.current?.disconnect(), []);
+
+  // Keep the view still when older messages are put above it, follow new ones at the bottom,
+  // and show a new narrow at its anchor.
+  useLayoutEffect(() => {
     const root = scroller.current;
-    if (!root) return;
-    observer.current = new IntersectionObserver(
+    if (!root || !f) return;
+    observer.current ??= new IntersectionObserver(
       (entries) => {
         for (const e of entries) {
           const visible = e.intersectionRatio >= 0.6 || (e.rootBounds !== null && e.intersectionRect.height >= e.rootBounds.height * 0.5);
@@ -93,14 +97,6 @@ export function FeedView() {
       },
       { root, threshold: [0, 0.6, 1] },
     );
-    return () => observer.current?.disconnect();
-  }, []);
-
-  // Keep the view still when older messages are put above it, follow new ones at the bottom,
-  // and show a new narrow at its anchor.
-  useLayoutEffect(() => {
-    const root = scroller.current;
-    if (!root || !f) return;
     const p = prev.current;
     const first = f.ids[0] ?? 0;
     if (p.generation !== f.generation && f.ids.length) {
@@ -133,7 +129,7 @@ export function FeedView() {
     if (root.scrollHeight - root.scrollTop - root.clientHeight < 400) void loadNewer();
   };
 
-  if (!f) return <div class="feed" />;
+  if (!f) return <div class="feed" ref={scroller} />;
   let lastConv = '';
   let lastSender = 0;
   return (
