@@ -58,9 +58,7 @@ export interface AxeViolation {
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the debugging protocol: the page's policy forbids inline scripts.
   await page.evaluate(axeSource);
-  const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o?: unknown) => Promise<unknown> } }).axe.run())) as {
-    violations: AxeViolation[];
-  };
+  const result = (await page.evaluate('axe.run()')) as { violations: AxeViolation[] };
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 

@@ -4,7 +4,7 @@
 import { api, ApiError } from './api';
 import { store, changed } from './store';
 import { register, loadEmojiData, noteTopic } from './register';
-import { addLiveMessage, openNarrow, refilterFeed, remember } from './feed';
+import { addLiveMessage, openNarrow, refilterFeed } from './feed';
 import { dmKey, dmPeers, typingKey } from './narrow';
 import type { Message, Reaction, User } from './types';
 import { Role } from './types';
@@ -203,7 +203,7 @@ export function applyEvent(e: Event): void {
       }
       break;
     case 'realm_user':
-      if (e.op === 'add') store.users.set(e.person.user_id, { is_active: true, ...(e.person as User) });
+      if (e.op === 'add') store.users.set(e.person.user_id, { ...(e.person as User), is_active: e.person.is_active ?? true });
       else if (e.op === 'update') {
         const u = store.users.get(e.person.user_id);
         if (u) store.users.set(u.user_id, { ...u, ...e.person });

@@ -3,7 +3,7 @@
 // drafts kept as you type; typing notices to the other side.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
-import { store, changed, notify } from '../store';
+import { store, notify } from '../store';
 import { termOf, type Narrow } from '../narrow';
 import { applySuggestion, messageSuggestions, parseRecipients, recipientSuggestions, type Suggestion } from '../autocomplete';
 import { dropDraft, loadDrafts, putDraft, type Draft } from '../drafts';
