@@ -171,6 +171,7 @@ export function applyEvent(e: Event): void {
       break;
     }
     case 'presence':
+      store.peopleVersion++;
       if (e.presences) for (const [id, p] of Object.entries(e.presences)) store.presence.set(Number(id), p as never);
       break;
     case 'subscription':
@@ -203,6 +204,7 @@ export function applyEvent(e: Event): void {
       }
       break;
     case 'realm_user':
+      store.peopleVersion++;
       if (e.op === 'add') store.users.set(e.person.user_id, { ...(e.person as User), is_active: e.person.is_active ?? true });
       else if (e.op === 'update') {
         const u = store.users.get(e.person.user_id);

@@ -17,6 +17,7 @@ export function startPresence(): () => void {
         new_user_input: document.hasFocus(),
       });
       for (const [id, p] of Object.entries(r.presences ?? {})) store.presence.set(Number(id), p);
+      store.peopleVersion++;
       if (r.presence_last_update_id !== undefined) lastUpdateId = r.presence_last_update_id;
       changed();
     } catch {

@@ -91,6 +91,7 @@ function applyRegister(r: RegisterResponse): void {
     store.recentDms.set(dmKey(ids), { userIds: ids, maxId: c.max_message_id });
   }
   store.presence = new Map(Object.entries(r.presences ?? {}).map(([id, p]) => [Number(id), p]));
+  store.peopleVersion++;
   store.settings = r.user_settings ?? {};
   store.realmEmoji = r.realm_emoji ?? {};
   store.messages = new Map();

@@ -43,6 +43,8 @@ export const store = {
   starred: new Set<number>(),
   recentDms: new Map<string, { userIds: number[]; maxId: number }>(),
   presence: new Map<number, Presence>(),
+  /** Bumped when users or presence change: the user list is recomputed only then. */
+  peopleVersion: 0,
   settings: {} as Record<string, unknown>,
   realmEmoji: {} as Record<string, RealmEmoji>,
   /** Conversation key → user id → when their typing notice expires (ms). */
@@ -88,6 +90,9 @@ export function changed(): void {
   if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(run);
   else setTimeout(run, 0);
 }
+
+/** Name order for lists (much faster than localeCompare on thousands of names). */
+export const byName = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare;
 
 export const me = () => store.users.get(store.me);
 export const userName = (id: number) => store.users.get(id)?.full_name ?? `user ${id}`;

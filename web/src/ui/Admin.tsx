@@ -2,7 +2,7 @@
 // links, channels (create, subscribe, archive).
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
-import { store, notify, userName } from '../store';
+import { store, notify, userName, byName } from '../store';
 import { ROLE_NAMES, Role } from '../types';
 import { Dialog } from './Dialog';
 
@@ -22,7 +22,7 @@ function Users() {
   const needle = q.trim().toLowerCase();
   const list = [...store.users.values()]
     .filter((u) => !u.is_bot && (!needle || u.full_name.toLowerCase().includes(needle) || u.email.toLowerCase().includes(needle)))
-    .sort((a, b) => a.full_name.localeCompare(b.full_name));
+    .sort((a, b) => byName(a.full_name, b.full_name));
   const isOwner = (store.users.get(store.me)?.role ?? Role.MEMBER) === Role.OWNER;
   return (
     <section>
@@ -153,7 +153,7 @@ function Channels() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [priv, setPriv] = useState(false);
-  const list = [...store.channels.values()].filter((c) => !c.is_archived).sort((a, b) => a.name.localeCompare(b.name));
+  const list = [...store.channels.values()].filter((c) => !c.is_archived).sort((a, b) => byName(a.name, b.name));
   const create = async (e: Event) => {
     e.preventDefault();
     if (await run(() => api('POST', '/users/me/subscriptions', { subscriptions: [{ name, description }], invite_only: priv }), `Channel ${name} created.`)) {

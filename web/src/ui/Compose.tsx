@@ -3,7 +3,7 @@
 // drafts kept as you type; typing notices to the other side.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
-import { store, notify } from '../store';
+import { store, notify, byName } from '../store';
 import { termOf, type Narrow } from '../narrow';
 import { applySuggestion, messageSuggestions, parseRecipients, recipientSuggestions, type Suggestion } from '../autocomplete';
 import { dropDraft, loadDrafts, putDraft, type Draft } from '../drafts';
@@ -63,7 +63,7 @@ function Suggestions({ list, active, id, onPick }: { list: Suggestion[]; active:
 }
 
 export function Compose() {
-  const subs = [...store.subs.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const subs = [...store.subs.values()].sort((a, b) => byName(a.name, b.name));
   const [target, setTarget] = useState<Target>(() => ({ kind: 'channel', channelId: subs[0]?.stream_id ?? null, topic: '', to: '' }));
   const [content, setContent] = useState('');
   const [preview, setPreview] = useState<string | null>(null);

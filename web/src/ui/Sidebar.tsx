@@ -2,8 +2,9 @@
 // messages, drafts), the channels with their unread counts and the current channel's topics,
 // and the direct message conversations. Every channel and topic is a link named by its name.
 import { useEffect } from 'preact/hooks';
+import { memo } from 'preact/compat';
 import { api } from '../api';
-import { store, changed, userName } from '../store';
+import { store, changed, userName, byName } from '../store';
 import { narrowHash, termOf } from '../narrow';
 import type { Subscription } from '../types';
 
@@ -40,7 +41,7 @@ function Count({ n }: { n: number | undefined }) {
   );
 }
 
-const byPinThenName = (a: Subscription, b: Subscription) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name);
+const byPinThenName = (a: Subscription, b: Subscription) => Number(b.pin_to_top) - Number(a.pin_to_top) || byName(a.name, b.name);
 
 async function loadTopics(channelId: number): Promise<void> {
   store.topicsLoaded.add(channelId);
@@ -57,6 +58,35 @@ async function loadTopics(channelId: number): Promise<void> {
 }
 
 const hashOf = (narrow: Parameters<typeof narrowHash>[0]) => narrowHash(narrow, (id) => store.channels.get(id)?.name);
+
+const channelHashes = new Map<string, string>();
+/** A channel's address, made once per name (a thousand channels re-render often). */
+function channelHash(id: number, name: string): string {
+  const key = `${id}:${name}`;
+  let hash = channelHashes.get(key);
+  if (hash === undefined) channelHashes.set(key, (hash = narrowHash([{ operator: 'channel', operand: id }], () => name)));
+  return hash;
+}
+
+interface ChannelProps {
+  sub: Subscription;
+  count: number | undefined;
+  current: boolean;
+}
+
+/** One channel of the list; re-rendered only when its subscription, count or state changes. */
+const ChannelItem = memo(function ChannelItem({ sub, count, current }: ChannelProps) {
+  const hash = channelHash(sub.stream_id, sub.name);
+  return (
+    <>
+      <span class="swatch" style={{ background: sub.color }} aria-hidden="true" />
+      <a href={hash} aria-current={current ? 'page' : undefined}>
+        {sub.name}
+      </a>
+      <Count n={count} />
+    </>
+  );
+});
 
 export function Sidebar() {
   const counts = countUnread();
@@ -95,9 +125,7 @@ export function Sidebar() {
       <ul class="channels">
         {subs.map((s) => (
           <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
-            <span class="swatch" style={{ background: s.color }} aria-hidden="true" />
-            {link(hashOf([{ operator: 'channel', operand: s.stream_id }]), s.name)}
-            <Count n={counts.channel.get(s.stream_id)} />
+            <ChannelItem sub={s} count={counts.channel.get(s.stream_id)} current={channelHash(s.stream_id, s.name) === currentHash} />
             {s.stream_id === currentId && topics.length > 0 && (
               <ul class="topics">
                 {topics.map((t) => (
