@@ -175,6 +175,7 @@ export function applyEvent(e: Event): void {
       if (e.presences) for (const [id, p] of Object.entries(e.presences)) store.presence.set(Number(id), p as never);
       break;
     case 'subscription':
+      store.channelsVersion++;
       if (e.op === 'add') {
         for (const s of e.subscriptions) {
           store.subs.set(s.stream_id, s);
@@ -188,6 +189,7 @@ export function applyEvent(e: Event): void {
       }
       break;
     case 'stream':
+      store.channelsVersion++;
       if (e.op === 'create') for (const s of e.streams) store.channels.set(s.stream_id, s);
       else if (e.op === 'delete') {
         const ids: number[] = e.stream_ids ?? e.streams.map((s: { stream_id: number }) => s.stream_id);

@@ -92,6 +92,7 @@ function applyRegister(r: RegisterResponse): void {
   }
   store.presence = new Map(Object.entries(r.presences ?? {}).map(([id, p]) => [Number(id), p]));
   store.peopleVersion++;
+  store.channelsVersion++;
   store.settings = r.user_settings ?? {};
   store.realmEmoji = r.realm_emoji ?? {};
   store.messages = new Map();

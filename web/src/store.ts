@@ -45,6 +45,8 @@ export const store = {
   presence: new Map<number, Presence>(),
   /** Bumped when users or presence change: the user list is recomputed only then. */
   peopleVersion: 0,
+  /** Bumped when channels or subscriptions change: channel lists are sorted only then. */
+  channelsVersion: 0,
   settings: {} as Record<string, unknown>,
   realmEmoji: {} as Record<string, RealmEmoji>,
   /** Conversation key → user id → when their typing notice expires (ms). */

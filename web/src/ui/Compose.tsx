@@ -1,7 +1,7 @@
 // The compose box: a channel, topic and message, or "To" and a message for direct messages;
 // Markdown preview rendered by the server; mention, emoji, people and topic suggestions;
 // drafts kept as you type; typing notices to the other side.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { store, notify, byName } from '../store';
 import { termOf, type Narrow } from '../narrow';
@@ -63,7 +63,17 @@ function Suggestions({ list, active, id, onPick }: { list: Suggestion[]; active:
 }
 
 export function Compose() {
-  const subs = [...store.subs.values()].sort((a, b) => byName(a.name, b.name));
+  const subs = useMemo(() => [...store.subs.values()].sort((a, b) => byName(a.name, b.name)), [store.channelsVersion]);
+  // A thousand options are made once per change of the channels, not on every render.
+  const channelOptions = useMemo(
+    () =>
+      subs.map((s) => (
+        <option key={s.stream_id} value={String(s.stream_id)}>
+          #{s.name}
+        </option>
+      )),
+    [subs],
+  );
   const [target, setTarget] = useState<Target>(() => ({ kind: 'channel', channelId: subs[0]?.stream_id ?? null, topic: '', to: '' }));
   const [content, setContent] = useState('');
   const [preview, setPreview] = useState<string | null>(null);
@@ -246,11 +256,7 @@ export function Compose() {
             <label class="inline">
               <span class="sr-only">Channel</span>
               <select aria-label="Channel" value={String(target.channelId ?? '')} onChange={(e) => setTarget({ ...target, channelId: Number(e.currentTarget.value) })}>
-                {subs.map((s) => (
-                  <option key={s.stream_id} value={String(s.stream_id)}>
-                    #{s.name}
-                  </option>
-                ))}
+                {channelOptions}
               </select>
             </label>
             <input ref={topicInput} aria-label="Topic" placeholder="Topic" list="compose-topics" value={target.topic} maxLength={Number(store.realm.max_topic_length ?? 60)} onInput={(e) => setTarget({ ...target, topic: e.currentTarget.value })} />

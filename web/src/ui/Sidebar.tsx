@@ -1,7 +1,7 @@
 // The left sidebar, a navigation landmark: views (all messages, mentions, starred, direct
 // messages, drafts), the channels with their unread counts and the current channel's topics,
 // and the direct message conversations. Every channel and topic is a link named by its name.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { memo } from 'preact/compat';
 import { api } from '../api';
 import { store, changed, userName, byName } from '../store';
@@ -99,7 +99,7 @@ export function Sidebar() {
     if (currentId !== undefined && !store.topicsLoaded.has(currentId)) void loadTopics(currentId);
   }, [currentId, store.topicsLoaded.has(currentId ?? -1)]);
 
-  const subs = [...store.subs.values()].filter((s) => !s.is_archived).sort(byPinThenName);
+  const subs = useMemo(() => [...store.subs.values()].filter((s) => !s.is_archived).sort(byPinThenName), [store.channelsVersion]);
   const topics = currentId === undefined ? [] : [...(store.topics.get(currentId)?.values() ?? [])].sort((a, b) => b.maxId - a.maxId).slice(0, 30);
   const dms = [...store.recentDms.entries()].sort((a, b) => b[1].maxId - a[1].maxId).slice(0, 20);
   const link = (hash: string, label: string, extra = '') => (
