@@ -149,7 +149,9 @@ describe('CSRF on /json', () => {
     const edit = await json(user, 'PATCH', `/messages/${id}`, { cookie: s.cookie, csrf: s.csrf, body: { content: 'edited' } });
     expect(edit.status).toBe(200);
     const get = await json(user, 'GET', `/messages/${id}`, { cookie: s.cookie });
-    expect(get.body.message).toMatchObject({ content: '<p>edited</p>' });
+    // Sent from the web app ("website"): read for its sender, as on Zulip.
+    expect(get.body.message).toMatchObject({ content: '<p>edited</p>', client: 'website' });
+    expect(get.body.message.flags).toContain('read');
     const del = await json(user, 'DELETE', `/messages/${id}`, { cookie: s.cookie, csrf: s.csrf });
     expect(del.status).toBe(200);
   });

@@ -68,5 +68,6 @@ export async function logIn(page: Page, origin: string, email: string, password:
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('navigation', { name: 'Channels and conversations' }).waitFor();
+  // The search field shows on every screen size (the sidebar is hidden on a phone).
+  await page.getByRole('searchbox', { name: 'Search' }).waitFor();
 }

@@ -48,6 +48,7 @@ describe('web client', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Your username or password is incorrect');
     await logIn(page, origin, ownerEmail, 'owner-password-1');
     const nav = page.getByRole('navigation', { name: 'Channels and conversations' });
+    await nav.waitFor();
     await nav.getByRole('link', { name: 'design', exact: true }).waitFor();
   });
 

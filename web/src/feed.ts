@@ -1,7 +1,7 @@
 // The message feed of the current narrow: fetched around an anchor, extended both ways as
 // the view scrolls, and kept current by events. Messages read in view are marked read.
 import { api, errorText } from './api';
-import { store, changed, notify } from './store';
+import { store, changed, notify, type Feed } from './store';
 import { apiNarrow, dmPeers, matches, narrowHash, termOf, type Narrow } from './narrow';
 import { noteDm, noteTopic } from './register';
 import type { Message } from './types';
@@ -44,7 +44,7 @@ function initialAnchor(narrow: Narrow): string | number {
 
 export async function openNarrow(narrow: Narrow, pushHash = true): Promise<void> {
   const gen = ++generation;
-  store.feed = { narrow, ids: [], foundOldest: false, foundNewest: false, loadingOlder: true, loadingNewer: true, anchorId: null, error: null, generation: gen };
+  store.feed = { narrow, ids: [], foundOldest: false, foundNewest: false, loadingOlder: true, loadingNewer: true, anchorId: null, error: null, generation: gen, pending: [] };
   store.selectedId = null;
   store.leftOpen = false;
   if (pushHash) {
@@ -61,6 +61,7 @@ export async function openNarrow(narrow: Narrow, pushHash = true): Promise<void>
     f.foundOldest = r.found_oldest;
     f.foundNewest = r.found_newest;
     f.loadingOlder = f.loadingNewer = false;
+    takePending(f);
     const firstUnread = r.messages.find((m) => !m.flags.includes('read'));
     f.anchorId = firstUnread?.id ?? r.messages[r.messages.length - 1]?.id ?? null;
     store.selectedId = f.anchorId;
@@ -104,6 +105,7 @@ export async function loadNewer(): Promise<void> {
     const known = new Set(f.ids);
     f.ids = [...f.ids, ...r.messages.map((m) => m.id).filter((id) => !known.has(id))];
     f.foundNewest = r.found_newest;
+    takePending(f);
   } catch (err) {
     notify(errorText(err));
   } finally {
@@ -112,12 +114,26 @@ export async function loadNewer(): Promise<void> {
   }
 }
 
+/** Live messages that came during a fetch of the newest ones: the fetch may have missed them. */
+function takePending(f: Feed): void {
+  if (f.foundNewest) {
+    const known = new Set(f.ids);
+    const last = f.ids[f.ids.length - 1] ?? 0;
+    for (const id of f.pending.sort((a, b) => a - b)) if (!known.has(id) && id > last && store.messages.has(id)) f.ids.push(id);
+  }
+  f.pending = [];
+}
+
 /** A message event: shown at once when it belongs to the view and the view is at the end. */
 export function addLiveMessage(m: Message): void {
   remember(m);
   const f = store.feed;
-  if (!f || !f.foundNewest || f.loadingNewer) return;
-  if (matches(f.narrow, m, store.me) !== true) return;
+  if (!f || matches(f.narrow, m, store.me) !== true) return;
+  if (f.loadingNewer) {
+    f.pending.push(m.id);
+    return;
+  }
+  if (!f.foundNewest) return;
   if (!f.ids.includes(m.id)) f.ids.push(m.id);
   if (m.sender_id === store.me) store.selectedId = m.id;
 }

@@ -16,6 +16,8 @@ export interface Feed {
   error: string | null;
   /** Bumped on each new narrow so the view resets its scroll. */
   generation: number;
+  /** Live messages of this view that arrived while its newest messages were being fetched. */
+  pending: number[];
 }
 
 export interface UnreadInfo {

@@ -4,8 +4,8 @@
 // to the bottom while new messages arrive there.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { store, changed, userName } from '../store';
-import { loadNewer, loadOlder, sawMessage } from '../feed';
-import { dmPeers, dmKey, narrowHash, narrowTypingKey } from '../narrow';
+import { loadNewer, loadOlder, openNarrow, sawMessage } from '../feed';
+import { dmPeers, dmKey, narrowHash, narrowTypingKey, termOf } from '../narrow';
 import { moveTopic } from '../actions';
 import type { Message } from '../types';
 import { MessageView } from './Message';
@@ -27,7 +27,14 @@ function MoveTopic({ m }: { m: Message }) {
       class="move"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (await moveTopic(m.id, topic)) setOpen(false);
+        if (!(await moveTopic(m.id, topic))) return;
+        setOpen(false);
+        // Viewing the topic that moved: follow it, as Zulip's web app does.
+        const narrow = store.feed?.narrow ?? [];
+        const shown = termOf(narrow, 'topic');
+        if (shown && String(shown.operand).toLowerCase() === m.subject.toLowerCase()) {
+          void openNarrow(narrow.map((t) => (t === shown ? { ...t, operand: topic } : t)));
+        }
       }}
     >
       <input aria-label="New topic name" value={topic} onInput={(e) => setTopic(e.currentTarget.value)} ref={(el) => el?.focus()} />
