@@ -4,7 +4,8 @@
 // sessions (Zulip's 401 with `WWW-Authenticate: Session`); login is rate limited together
 // with /fetch_api_key; /api/v1 keeps HTTP Basic and knows no login.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, rawRequest, type Client, type Reply } from '../helpers/client.js';
+import { httpRequest, newRealm, newUser, rawRequest, type Client, type Reply } from '../helpers/client.js';
+import { startOwnServer } from '../helpers/ownServer.js';
 
 const PASSWORD = 'user-password-1';
 
@@ -210,6 +211,21 @@ describe('sessions that stop working', () => {
     const user = await newUser(subdomain, 'One Realm');
     const s = await login(user, user.email!);
     expectSessionRequired(await json(other.owner, 'GET', '/users/me', { cookie: s.cookie }));
+  });
+});
+
+describe('sessions in Postgres', () => {
+  it('are honoured by another server process on the same database', async () => {
+    const user = await newUser(subdomain, 'Two Servers');
+    const s = await login(user, user.email!);
+    const other = await startOwnServer({}, false);
+    try {
+      const r = await httpRequest(other.port, { method: 'GET', path: '/json/users/me', host: `${subdomain}.localhost:${other.port}`, headers: { Cookie: s.cookie } });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ user_id: user.userId });
+    } finally {
+      await other.stop();
+    }
   });
 });
 
