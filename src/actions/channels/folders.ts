@@ -7,27 +7,7 @@ import { insertFolder, saveFolder, saveFolderOrder } from '../../db/folders.js';
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../model/limits.js';
 import { renderContent } from '../messages/render.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
-
-export function formatFolder(f: ChannelFolder): Record<string, unknown> {
-  return {
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    rendered_description: f.renderedDescription,
-    order: f.order,
-    date_created: Math.floor(f.dateCreated.getTime() / 1000),
-    creator_id: f.creatorId,
-    is_archived: f.isArchived,
-  };
-}
-
-/** The realm's folders in their order; archived ones only when asked for. */
-export function listFolders(actor: RealmActor, includeArchived: boolean): Record<string, unknown>[] {
-  return [...actor.state.channelFolders.values()]
-    .filter((f) => includeArchived || !f.isArchived)
-    .sort((a, b) => a.order - b.order || a.id - b.id)
-    .map(formatFolder);
-}
+import { formatFolder } from '../../views/folders.js';
 
 function checkName(actor: RealmActor, raw: string, exceptId = 0): string {
   const name = raw.trim();

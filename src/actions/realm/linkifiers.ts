@@ -9,18 +9,7 @@ import { isValidUriTemplate, validateLinkifier } from '../../render/index.js';
 import type { EventQueue } from '../../events/queue.js';
 import { wantsLinkifierUrlTemplate } from '../../events/shape.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
-
-export { topicLinksFor } from '../../views/topicLinks.js';
-
-export function formatLinkifier(l: Linkifier): { pattern: string; url_template: string; id: number } {
-  return { pattern: l.pattern, url_template: l.urlTemplate, id: l.id };
-}
-
-/** GET /realm/linkifiers and register `realm_linkifiers`: in the order clients must apply them. */
-export const listLinkifiers = (actor: RealmActor) => actor.state.linkifiers.map(formatLinkifier);
-
-/** The pre-FL-54 GET /realm/filters list: `[pattern, url_template, id]` tuples. */
-export const legacyFilterTuples = (actor: RealmActor) => actor.state.linkifiers.map((l) => [l.pattern, l.urlTemplate, l.id]);
+import { listLinkifiers } from '../../views/linkifiers.js';
 
 /** Zulip answers validation failures with the first message and every error by field. */
 const invalid = (field: string, msg: string) => new ApiError('BAD_REQUEST', msg, 400, { errors: { [field]: [msg] } });
