@@ -18,6 +18,7 @@ import { announceUser, insertNewUser } from '../users/create.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
 import { isAdmin } from '../../model/roles.js';
 import { inviteLink, inviteExpired } from '../../views/invites.js';
+import { invitesChangedEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
 
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
 export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
@@ -57,7 +58,7 @@ function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
 function notifyInvitesChanged(actor: RealmActor, referrerId: number): void {
   const ids = new Set(actor.state.activeUsers().filter((u) => isAdmin(u)).map((u) => u.id));
   ids.add(referrerId);
-  actor.events.publish({ type: 'invites_changed' }, ids);
+  actor.events.publish(invitesChangedEvent(), ids);
 }
 
 export interface NewInviteInput {
@@ -193,7 +194,7 @@ export function registerWithInvite(actor: RealmActor, input: InviteSignup): Prom
     announceUser(actor, user);
     for (const g of groups) {
       state.groups.set(g.id, { ...g, members: new Set([...g.members, user.id]) });
-      actor.events.publish({ type: 'user_group', op: 'add_members', group_id: g.id, user_ids: [user.id] }, state.activeUsers().map((u) => u.id));
+      actor.events.publish(userGroupMembersEvent('add_members', g.id, [user.id]), state.activeUsers().map((u) => u.id));
     }
     for (const sub of subs) state.putSubscription(sub);
     if (subs.length) {

@@ -10,6 +10,7 @@ import type { EventQueue } from '../../events/queue.js';
 import { wantsLinkifierUrlTemplate } from '../../events/shape.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { listLinkifiers } from '../../views/linkifiers.js';
+import { realmLinkifiersEvent, realmFiltersEvent } from '../../events/catalog/index.js';
 
 /** Zulip answers validation failures with the first message and every error by field. */
 const invalid = (field: string, msg: string) => new ApiError('BAD_REQUEST', msg, 400, { errors: { [field]: [msg] } });
@@ -39,8 +40,8 @@ function publishLinkifiers(actor: RealmActor): void {
   actor.events.publish(
     (queue: EventQueue) =>
       wantsLinkifierUrlTemplate(queue)
-        ? { type: 'realm_linkifiers', realm_linkifiers: linkifiers }
-        : { type: 'realm_filters', realm_filters: [] },
+        ? realmLinkifiersEvent(linkifiers)
+        : realmFiltersEvent(),
     actor.state.activeUsers().map((u) => u.id),
   );
 }

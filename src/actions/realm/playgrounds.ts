@@ -7,6 +7,7 @@ import { deletePlayground, insertPlayground } from '../../db/playgrounds.js';
 import { isValidUriTemplate, validatePlaygroundTemplate } from '../../render/index.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { listPlaygrounds } from '../../views/playgrounds.js';
+import { realmPlaygroundsEvent } from '../../events/catalog/index.js';
 
 /** Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH. */
 export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;
@@ -44,7 +45,7 @@ function checkPlayground(
 
 function publishPlaygrounds(actor: RealmActor): void {
   actor.events.publish(
-    { type: 'realm_playgrounds', realm_playgrounds: listPlaygrounds(actor) },
+    realmPlaygroundsEvent(listPlaygrounds(actor)),
     actor.state.activeUsers().map((u) => u.id),
   );
 }
