@@ -1,7 +1,8 @@
 // Channel folders: create, list, edit, reorder.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { createFolder, listFolders, reorderFolders, updateFolder } from '../actions/channels/folders.js';
+import { createFolder, reorderFolders, updateFolder } from '../actions/channels/folders.js';
+import { listFolders } from '../views/folders.js';
 
 export const channelFolderEndpoints = [
   endpoint({

@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { createMultiuseInvite, DEFAULT_INVITE_VALIDITY_MINUTES, listInvites, registerWithInvite, revokeMultiuseInvite } from '../actions/realm/invites.js';
+import { createMultiuseInvite, DEFAULT_INVITE_VALIDITY_MINUTES, registerWithInvite, revokeMultiuseInvite } from '../actions/realm/invites.js';
 import { Role } from '../model/types.js';
+import { listInvites } from '../views/invites.js';
 
 export const inviteEndpoints = [
   endpoint({

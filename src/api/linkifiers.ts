@@ -1,7 +1,8 @@
 // Linkifiers: add, list (current and legacy forms), edit, remove, reorder.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { addLinkifier, legacyFilterTuples, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../actions/realm/linkifiers.js';
+import { addLinkifier, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../actions/realm/linkifiers.js';
+import { legacyFilterTuples, listLinkifiers } from '../views/linkifiers.js';
 
 export const linkifierEndpoints = [
   endpoint({

@@ -1,12 +1,13 @@
 // Queries on emoji reactions.
 import type { Sql } from './connect.js';
+import { type ReactionType } from '../model/types.js';
 
 export interface Reaction {
   messageId: number;
   userId: number;
   emojiName: string;
   emojiCode: string;
-  reactionType: string;
+  reactionType: ReactionType;
 }
 
 interface ReactionRow {
@@ -14,7 +15,7 @@ interface ReactionRow {
   user_id: number;
   emoji_name: string;
   emoji_code: string;
-  reaction_type: string;
+  reaction_type: ReactionType;
 }
 
 const toReaction = (r: ReactionRow): Reaction => ({

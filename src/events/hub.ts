@@ -5,7 +5,8 @@
 // queue of those users that asked for its type, and a per-queue function may shape it for the
 // queue's client capabilities (see shape.ts), return several events, or withhold it (null).
 import { ApiError } from '../model/errors.js';
-import { EventQueue, type ChatEvent, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
+import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
+import { heartbeatEvent, type ServerEvent } from './catalog/index.js';
 import { buildMessageFilter } from './narrow.js';
 import { acceptsEvent } from './shape.js';
 import { eventJson } from '../http/bodyText.js';
@@ -20,7 +21,7 @@ export interface HubLimits {
  * An event for every queue, or a function that shapes it per queue: it returns the event,
  * several events (delivered in order, e.g. one per message for old clients), or null.
  */
-export type EventSource = ChatEvent | ((queue: EventQueue) => ChatEvent | ChatEvent[] | null);
+export type EventSource = ServerEvent | ((queue: EventQueue) => ServerEvent | ServerEvent[] | null);
 
 export const DEFAULT_QUEUE_LIFESPAN_SECONDS = 600;
 export const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
@@ -36,7 +37,7 @@ export const badEventQueueId = (queueId: string) =>
  * Rough size of an event in the queue's byte budget (its JSON text plus the id). A message
  * object's JSON is made once per send and shape (see eventJson) and reused by poll answers.
  */
-const eventSize = (event: ChatEvent) => eventJson(event).length + 12;
+const eventSize = (event: ServerEvent) => eventJson(event).length + 12;
 
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
@@ -127,7 +128,7 @@ export class EventHub {
         if (shared) {
           delivered = this.deliver(queue, shared, sharedSize);
         } else {
-          const shaped = (source as (q: EventQueue) => ChatEvent | ChatEvent[] | null)(queue);
+          const shaped = (source as (q: EventQueue) => ServerEvent | ServerEvent[] | null)(queue);
           if (!shaped) continue;
           delivered = true;
           for (const event of Array.isArray(shaped) ? shaped : [shaped]) {
@@ -179,7 +180,7 @@ export class EventHub {
   }
 
   /** Queues one event if the queue wants it; false when the queue overflowed and was dropped. */
-  private deliver(queue: EventQueue, event: ChatEvent, size: number): boolean {
+  private deliver(queue: EventQueue, event: ServerEvent, size: number): boolean {
     if (!queue.wants(event.type) || !acceptsEvent(queue, event)) return true;
     if (!queue.push(event, size, this.limits)) {
       // Unbounded growth is worse than a re-register: drop the queue; its client sees
@@ -212,7 +213,8 @@ export class EventHub {
   /** The poll waited a full interval: a heartbeat event goes into the queue and ends it. */
   private heartbeat(queue: EventQueue, requestId: string): void {
     if (queue.parked?.requestId !== requestId) return;
-    if (!queue.push({ type: 'heartbeat' }, eventSize({ type: 'heartbeat' }), this.limits)) {
+    const heartbeat = heartbeatEvent();
+    if (!queue.push(heartbeat, eventSize(heartbeat), this.limits)) {
       this.delete(queue);
       return;
     }

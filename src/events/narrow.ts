@@ -1,7 +1,7 @@
 // Narrows on event queues: a queue registered with a narrow receives only the message events
 // that match it (other event types are unaffected). Zulip allows only a few operators here.
 import { badRequest } from '../model/errors.js';
-import type { ChatEvent } from './queue.js';
+import type { ServerEvent } from './catalog/index.js';
 import { topicFromClient } from '../model/topics.js';
 import type { NarrowTerm, RawNarrowTerm } from '../model/narrow.js';
 
@@ -79,11 +79,12 @@ function satisfies(term: NarrowTerm, m: MessageView, flags: string[]): boolean {
 }
 
 /** The predicate on message events `{type:'message', message, flags}`; null for no narrow. */
-export function buildMessageFilter(narrow: NarrowTerm[]): ((event: ChatEvent) => boolean) | null {
+export function buildMessageFilter(narrow: NarrowTerm[]): ((event: ServerEvent) => boolean) | null {
   if (narrow.length === 0) return null;
   return (event) => {
-    const message = (event.message ?? {}) as MessageView;
-    const flags = Array.isArray(event.flags) ? (event.flags as string[]) : [];
+    if (event.type !== 'message') return true;
+    const message = event.message as MessageView;
+    const flags = event.flags;
     return narrow.every((term) => satisfies(term, message, flags));
   };
 }

@@ -4,15 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import type { NarrowTerm } from '../model/narrow.js';
 
-export type ChatEvent = { type: string; [key: string]: unknown };
-export type QueuedEvent = ChatEvent & { id: number };
+import type { ServerEvent } from './catalog/index.js';
+
+/** An event as a queue holds it and a client receives it: with the queue's sequence number. */
+export type QueuedEvent = ServerEvent & { id: number };
 
 export interface QueueOptions {
   userId: number;
   /** Event types the client asked for; null takes every type. */
   eventTypes: Set<string> | null;
   /** Predicate on message events for narrowed queues; null takes every message. */
-  messageFilter: ((event: ChatEvent) => boolean) | null;
+  messageFilter: ((event: ServerEvent) => boolean) | null;
   clientCapabilities: Record<string, boolean>;
   applyMarkdown: boolean;
   clientGravatar: boolean;
@@ -82,7 +84,7 @@ export class EventQueue {
   }
 
   /** Adds an event; returns false when the queue passed its bounds and must be dropped. */
-  push(event: ChatEvent, size: number, limits: { maxEvents: number; maxBytes: number }): boolean {
+  push(event: ServerEvent, size: number, limits: { maxEvents: number; maxBytes: number }): boolean {
     const queued = { ...event, id: this.nextEventId++ } as QueuedEvent;
     this.buffer.push(queued);
     this.sizes.push(size);

@@ -3,7 +3,8 @@
 // that emit events use these helpers inside a per-queue publish function, e.g.
 //   actor.events.publish((q) => ({ type: 'typing', ..., topic: topicForQueue(q, topic) }), ids)
 // and register sections use the same helpers with the register arguments.
-import type { ChatEvent, EventQueue } from './queue.js';
+import type { EventQueue } from './queue.js';
+import type { ServerEvent } from './catalog/index.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../model/limits.js';
 
 export type ClientCapability =
@@ -64,7 +65,7 @@ export const wantsSimplifiedPresence = (h: CapabilityHolder) => hasCapability(h,
  * Rules a queue applies to every event, whoever emits it: the narrow on message events,
  * capability-gated event types.
  */
-export function acceptsEvent(queue: EventQueue, event: ChatEvent): boolean {
+export function acceptsEvent(queue: EventQueue, event: ServerEvent): boolean {
   switch (event.type) {
     case 'message':
       return queue.opts.messageFilter === null || queue.opts.messageFilter(event);

@@ -7,6 +7,9 @@ export const ROLES: readonly number[] = Object.values(Role);
 /** Zulip's bot types (`bot_type`). */
 export const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
 
+/** The namespaces of emoji in reactions: Unicode, the realm's custom emoji, Zulip's own. */
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+
 export const EmailVisibility = { EVERYONE: 1, MEMBERS: 2, ADMINS: 3, NOBODY: 4, MODERATORS: 5 } as const;
 
 export interface UserSettings {

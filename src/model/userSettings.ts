@@ -115,6 +115,9 @@ export function userSettingValue(settings: Record<string, unknown>, name: string
   return settings[name] ?? DEFAULT_USER_SETTINGS[name];
 }
 
+/** A personal setting's value: every setting is a boolean, a number or a string. */
+export type SettingValue = string | number | boolean;
+
 /** Checks a value against its setting's allowed values; returns an error message or null. */
 export function checkSettingValue(name: string, value: unknown): string | null {
   const entry = USER_SETTINGS[name];

@@ -8,11 +8,11 @@ import { realmUserSection } from './sections/users.js';
 import { alertWordsSection, legacyDisplaySettingsSection, legacyNotificationSettingsSection, presenceSection, realmUserSettingsDefaults, userSettingsSection } from './sections/settings.js';
 import { realmUserGroups } from './sections/groups.js';
 import { realmUserSettingsDefaultsState } from '../views/realmSettings.js';
-import { listFolders } from '../actions/channels/folders.js';
 import { customProfileFieldTypes, formatField } from '../views/profileFields.js';
 import { defaultStreamIds, subscriptionLists, visibleStreams } from '../views/channels.js';
 import { maxMessageIdSection, mutedTopicsSection, recentPrivateConversationsSection, starredMessagesSection, unreadMsgsSection, userTopicsSection } from './sections/messages.js';
 import { botsVisibleTo, formatBot } from '../views/bots.js';
+import { listFolders } from '../views/folders.js';
 
 type SectionState = Record<string, unknown>;
 /**

@@ -16,8 +16,11 @@ const POST_POLICY_BY_GROUP: Record<string, number> = {
   'role:moderators': 4,
 };
 
+/** stream_post_policy "administrators only": what the deprecated is_announcement_only means. */
+export const STREAM_POST_POLICY_ADMINS = 2;
+
 /** The deprecated stream_post_policy, derived from can_send_message_group. */
-function streamPostPolicy(state: RealmState, stream: Stream): number {
+export function streamPostPolicy(state: RealmState, stream: Stream): number {
   const value = channelSetting(state, stream, 'can_send_message_group');
   if (typeof value !== 'number') return 1;
   const group = state.groups.get(value);
@@ -88,7 +91,7 @@ function buildStreamView(state: RealmState, stream: Stream): Record<string, unkn
     invite_only: stream.inviteOnly,
     is_web_public: stream.isWebPublic,
     stream_post_policy: postPolicy,
-    is_announcement_only: postPolicy === 2,
+    is_announcement_only: postPolicy === STREAM_POST_POLICY_ADMINS,
     message_retention_days: stream.messageRetentionDays,
     history_public_to_subscribers: stream.historyPublicToSubscribers,
     topics_policy: stream.topicsPolicy,

@@ -7,6 +7,7 @@ import type { User, UserPresence } from '../model/types.js';
 import { apiEmail } from './users.js';
 import { canAccessUser } from '../permissions/userAccess.js';
 import { PRESENCE_OFFLINE_THRESHOLD_SECONDS } from '../model/limits.js';
+import { type LegacyPresence } from '../events/catalog/index.js';
 
 /** A row is considered active (legacy status) when activity is at most this much older than the last connection. */
 const LEGACY_ACTIVITY_OFFSET_SECONDS = 70;
@@ -29,7 +30,7 @@ export function modernPresence(p: UserPresence, user: User) {
 }
 
 /** The legacy single-client form `{client, status, timestamp, pushable}`. */
-export function legacyPresenceDict(p: UserPresence, user: User) {
+export function legacyPresenceDict(p: UserPresence, user: User): LegacyPresence {
   const active = activeTime(p, user);
   const connected = Math.floor(p.lastConnectedTime);
   const isActive = active + LEGACY_ACTIVITY_OFFSET_SECONDS >= connected;

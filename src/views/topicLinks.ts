@@ -14,6 +14,7 @@ import { topicLinks, type RenderLinkifier, type TopicLink } from '../render/inde
 /** Topics are at most 60 characters: honest patterns finish in microseconds. */
 const TOPIC_LINKS_BUDGET_MS = 50;
 const CACHE_LIMIT = 10_000;
+const WARM_UP_URL = 'https://example.com';
 
 interface Derived {
   render: RenderLinkifier[];
@@ -27,6 +28,10 @@ function derive(list: readonly Linkifier[]): Derived {
   if (!d) {
     d = { render: list.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.urlTemplate })), topics: new Map() };
     derived.set(list, d);
+    // Compile the patterns and load the URL finder outside the guard: only matching a topic
+    // can run away, and a busy machine must not make a cold start look like one.
+    topicLinks('', d.render);
+    topicLinks(WARM_UP_URL, []);
   }
   return d;
 }

@@ -1,9 +1,8 @@
 // Helpers for the event-queue tests: register a queue, read it without blocking, and run a
 // server of our own (for settings the shared test server must not have, like tiny queues).
-import http from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
-import { Client, encodeForm, type Params, type Reply } from '../helpers/client.js';
+import { Client, encodeForm, httpRequest, type Params, type Reply } from '../helpers/client.js';
 import { startServer, stopServer } from '../helpers/globalSetup.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -55,27 +54,10 @@ export class PortClient extends Client {
   override request(method: string, path: string, params: Params = {}): Promise<Reply> {
     const encoded = encodeForm(params);
     const inQuery = method === 'GET' || method === 'DELETE';
-    const auth = this.email && this.apiKey ? { Authorization: 'Basic ' + Buffer.from(`${this.email}:${this.apiKey}`).toString('base64') } : {};
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port: this.serverPort,
-          method,
-          path: `/api/v1${path}${inQuery && encoded ? `?${encoded}` : ''}`,
-          agent: false,
-          headers: { Host: this.host, ...auth, ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (d: Buffer) => chunks.push(d));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-        },
-      );
-      req.on('error', reject);
-      if (!inQuery) req.write(encoded);
-      req.end();
-    });
+    const auth: Record<string, string> = this.email && this.apiKey ? { Authorization: 'Basic ' + Buffer.from(`${this.email}:${this.apiKey}`).toString('base64') } : {};
+    const headers: Record<string, string> = { ...auth, ...(inQuery ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) };
+    const url = `/api/v1${path}${inQuery && encoded ? `?${encoded}` : ''}`;
+    return httpRequest(this.serverPort, { method, path: url, host: this.host, headers, body: inQuery ? undefined : encoded, ownConnection: true });
   }
 }
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../../src/events/hub.js';
 import { buildMessageFilter } from '../../src/events/narrow.js';
+import { messageEvent, realmUserAddEvent } from '../../src/events/catalog/index.js';
 import type { QueueOptions } from '../../src/events/queue.js';
 
 const limits = { heartbeatSeconds: 60, maxEvents: 100, maxBytes: 1_000_000 };
@@ -15,7 +16,7 @@ function options(userId: number, extra: Partial<QueueOptions> = {}): QueueOption
   };
 }
 
-const message = (stream: string) => ({ type: 'message', message: { type: 'stream', display_recipient: stream, subject: 't' }, flags: [] });
+const message = (stream: string) => messageEvent({ type: 'stream', display_recipient: stream, subject: 't' }, []);
 
 describe('event queue export and import', () => {
   it('round-trips queues through JSON with their ids, events and narrows', () => {
@@ -25,7 +26,7 @@ describe('event queue export and import', () => {
     const narrowed = from.create(options(8, { narrow, messageFilter: buildMessageFilter(narrow) }));
     from.publish(message('design'), [7, 8]);
     from.publish(message('sales'), [7, 8]);
-    from.publish({ type: 'realm_user', op: 'add', person: { user_id: 9 } }, [7]);
+    from.publish(realmUserAddEvent({ user_id: 9 }), [7]);
     expect(plain.prune(0)).toBeNull(); // the client acknowledged the first event
 
     const { queues, skipped } = from.exportQueues();
@@ -40,7 +41,7 @@ describe('event queue export and import', () => {
     expect(p.wants('typing')).toBe(false);
     expect(p.prune(-1)).toMatch(/already been pruned/);
     const n = to.get(narrowed.id, 8);
-    expect(n.pending().map((e) => (e.message as { display_recipient: string }).display_recipient)).toEqual(['design']);
+    expect(n.pending().map((e) => (e.type === 'message' ? e.message.display_recipient : null))).toEqual(['design']);
     // The rebuilt filter keeps applying the narrow to new events.
     to.publish(message('sales'), [8]);
     to.publish(message('design'), [8]);

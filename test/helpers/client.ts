@@ -4,6 +4,7 @@ import http from 'node:http';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { checkEvent } from '../../src/events/catalog/index.js';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const run = promisify(execFile);
@@ -35,9 +36,18 @@ export interface RequestOptions {
   host?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** A connection of its own instead of the shared keep-alive pool (for many parked polls). */
+  ownConnection?: boolean;
 }
 
-/** One HTTP request to a server on this machine; the body is parsed as JSON when it is JSON. */
+/** GET /events (either API prefix): every event it answers is checked against the event catalog. */
+const isEventPoll = (opts: RequestOptions) => opts.method === 'GET' && /^\/(api\/v1|json)\/events(\?|$)/.test(opts.path);
+
+/**
+ * One HTTP request to a server on this machine; the body is parsed as JSON when it is JSON.
+ * Events a poll returns must each match a shape of the event catalog (src/events/catalog),
+ * exactly: a field too many or too few fails the request, and with it the test.
+ */
 export function httpRequest(serverPort: number, opts: RequestOptions): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -46,7 +56,7 @@ export function httpRequest(serverPort: number, opts: RequestOptions): Promise<R
         port: serverPort,
         method: opts.method,
         path: opts.path,
-        agent,
+        agent: opts.ownConnection ? false : agent,
         headers: { Host: opts.host ?? `localhost:${serverPort}`, ...opts.headers },
       },
       (res) => {
@@ -59,6 +69,13 @@ export function httpRequest(serverPort: number, opts: RequestOptions): Promise<R
             body = JSON.parse(text);
           } catch {
             body = { __text: text };
+          }
+          if (isEventPoll(opts) && Array.isArray(body.events)) {
+            const problems = (body.events as unknown[]).flatMap((e) => {
+              const problem = checkEvent(e);
+              return problem ? [`${problem}\n  in ${JSON.stringify(e)}`] : [];
+            });
+            if (problems.length) return reject(new Error(`events outside the catalog from ${opts.path}:\n${problems.join('\n')}`));
           }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
         });

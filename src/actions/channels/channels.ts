@@ -10,7 +10,7 @@ import { MAX_STREAM_NAME_LENGTH } from '../../model/limits.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessChannelContent, canAccessChannelMetadata, canAdministerChannel, metadataAudience } from '../../permissions/channelAccess.js';
 import { saveStream } from '../../db/streams.js';
-import { publishDefaultStreams, streamDeleteEvent, streamUpdateEvent } from './events.js';
+import { publishDefaultStreams, channelDeleted, channelChanged } from './events.js';
 import { isAdmin } from '../../model/roles.js';
 import { hasCapability } from '../../events/shape.js';
 
@@ -141,8 +141,8 @@ export function archiveChannel(actor: RealmActor, user: User, streamId: number):
     actor.state.putStream(next);
     if (wasDefault) publishDefaultStreams(actor);
     // Clients that understand archived channels keep them; older ones see the channel go away.
-    actor.events.publish((q) => (hasCapability(q, 'archived_channels') ? streamUpdateEvent(next, 'is_archived', true) : null), audience);
-    actor.events.publish((q) => (hasCapability(q, 'archived_channels') ? null : streamDeleteEvent(next, true)), audience);
+    actor.events.publish((q) => (hasCapability(q, 'archived_channels') ? channelChanged(next, 'is_archived', true) : null), audience);
+    actor.events.publish((q) => (hasCapability(q, 'archived_channels') ? null : channelDeleted(next, true)), audience);
   });
 }
 

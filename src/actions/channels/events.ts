@@ -1,7 +1,10 @@
 // Events about channels and subscriptions, each to exactly the users allowed to see it.
 import type { RealmActor } from '../../realm/actor.js';
 import { Role, type Stream, type User } from '../../model/types.js';
-import type { ChatEvent } from '../../events/queue.js';
+import {
+  defaultStreamsEvent, streamCreateEvent, streamDeleteEvent, streamUpdateEvent, subscriptionAddEvent, subscriptionPeerEvent,
+  subscriptionRemoveEvent, type ServerEvent, type StreamEvent, type StreamUpdate,
+} from '../../events/catalog/index.js';
 import type { EventSource } from '../../events/hub.js';
 import { activeSubscriberIds, formatStream, formatSubscription } from '../../views/channels.js';
 import { canSeeSubscribers, metadataAudience, subscriberAudience } from '../../permissions/channelAccess.js';
@@ -10,17 +13,19 @@ import { hasCapability } from '../../events/shape.js';
 
 const without = (set: Set<number>, other: Set<number>) => [...set].filter((id) => !other.has(id));
 
-export function streamCreateEvent(actor: RealmActor, stream: Stream, forUnarchiving = false): ChatEvent {
-  return { type: 'stream', op: 'create', streams: [formatStream(actor.state, stream)], for_unarchiving: forUnarchiving };
-}
+/** `stream create` with the channel as the API shows it. */
+export const channelCreated = (actor: RealmActor, stream: Stream, forUnarchiving = false): ServerEvent =>
+  streamCreateEvent(formatStream(actor.state, stream), forUnarchiving);
 
-export function streamDeleteEvent(stream: Stream, forArchiving = false): ChatEvent {
-  return { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id], for_archiving: forArchiving };
-}
+export const channelDeleted = (stream: Stream, forArchiving = false): ServerEvent => streamDeleteEvent(stream.id, forArchiving);
 
-export function streamUpdateEvent(stream: Stream, property: string, value: unknown, extra: Record<string, unknown> = {}): ChatEvent {
-  return { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra };
-}
+/** `stream update` naming the channel as `stream` calls it. */
+export const channelChanged = (
+  stream: Stream,
+  property: string,
+  value: StreamUpdate['value'],
+  extra?: Pick<StreamUpdate, 'history_public_to_subscribers' | 'is_web_public' | 'rendered_description'>,
+): StreamEvent => streamUpdateEvent(stream.id, stream.name, property, value, extra);
 
 /**
  * Publishes a change to a channel's metadata. `before` is who could see the channel before the
@@ -34,14 +39,14 @@ export function publishStreamChange(actor: RealmActor, stream: Stream, before: S
   const kept = [...after].filter((id) => before.has(id));
   for (const event of updates) actor.events.publish(event, kept);
   if (gained.length) {
-    actor.events.publish(streamCreateEvent(actor, stream), gained);
+    actor.events.publish(channelCreated(actor, stream), gained);
     const seeing = gained.filter((id) => canSeeSubscribers(actor.state, actor.user(id)!, stream));
     const subscribers = activeSubscriberIds(actor.state, stream.id);
     if (seeing.length && subscribers.length) {
-      actor.events.publish({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: subscribers }, seeing);
+      actor.events.publish(subscriptionPeerEvent('peer_add', [stream.id], subscribers), seeing);
     }
   }
-  if (lost.length) actor.events.publish(streamDeleteEvent(stream), lost);
+  if (lost.length) actor.events.publish(channelDeleted(stream), lost);
 }
 
 /** Tells the channel's other watchers that users joined (peer_add) or left (peer_remove). */
@@ -49,8 +54,7 @@ export function publishPeerEvents(actor: RealmActor, op: 'peer_add' | 'peer_remo
   for (const [stream, userIds] of changed) {
     if (userIds.size === 0) continue;
     const audience = [...subscriberAudience(actor.state, stream)].filter((id) => !userIds.has(id));
-    const event = { type: 'subscription', op, stream_ids: [stream.id], user_ids: [...userIds].sort((a, b) => a - b) };
-    actor.events.publish(event, audience);
+    actor.events.publish(subscriptionPeerEvent(op, [stream.id], [...userIds].sort((a, b) => a - b)), audience);
   }
 }
 
@@ -63,17 +67,16 @@ export function publishSubscriptionAdd(actor: RealmActor, user: User, streams: S
         notificationSettingsNull: hasCapability(queue, 'notification_settings_null'),
       }),
     );
-    return { type: 'subscription', op: 'add', subscriptions };
+    return subscriptionAddEvent(subscriptions);
   }, [user.id]);
 }
 
 export function publishSubscriptionRemove(actor: RealmActor, user: User, streams: Stream[]): void {
-  const subscriptions = streams.map((s) => ({ name: s.name, stream_id: s.id }));
-  actor.events.publish({ type: 'subscription', op: 'remove', subscriptions }, [user.id]);
+  actor.events.publish(subscriptionRemoveEvent(streams.map((s) => ({ name: s.name, stream_id: s.id }))), [user.id]);
 }
 
 export function publishDefaultStreams(actor: RealmActor): void {
   const ids = [...actor.state.streams.values()].filter((s) => s.isDefault).map((s) => s.id).sort((a, b) => a - b);
   const audience = actor.state.activeUsers().filter((u) => u.role !== Role.GUEST).map((u) => u.id);
-  actor.events.publish({ type: 'default_streams', default_streams: ids }, audience);
+  actor.events.publish(defaultStreamsEvent(ids), audience);
 }

@@ -7,27 +7,8 @@ import { insertFolder, saveFolder, saveFolderOrder } from '../../db/folders.js';
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../model/limits.js';
 import { renderContent } from '../messages/render.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
-
-export function formatFolder(f: ChannelFolder): Record<string, unknown> {
-  return {
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    rendered_description: f.renderedDescription,
-    order: f.order,
-    date_created: Math.floor(f.dateCreated.getTime() / 1000),
-    creator_id: f.creatorId,
-    is_archived: f.isArchived,
-  };
-}
-
-/** The realm's folders in their order; archived ones only when asked for. */
-export function listFolders(actor: RealmActor, includeArchived: boolean): Record<string, unknown>[] {
-  return [...actor.state.channelFolders.values()]
-    .filter((f) => includeArchived || !f.isArchived)
-    .sort((a, b) => a.order - b.order || a.id - b.id)
-    .map(formatFolder);
-}
+import { formatFolder } from '../../views/folders.js';
+import { channelFolderAddEvent, channelFolderUpdateEvent, channelFolderReorderEvent, type FolderChange } from '../../events/catalog/index.js';
 
 function checkName(actor: RealmActor, raw: string, exceptId = 0): string {
   const name = raw.trim();
@@ -63,7 +44,7 @@ export function createFolder(actor: RealmActor, acting: User, input: { name: str
       realmId: actor.realm.id, name, description, renderedDescription: rendered, order, creatorId: user.id,
     });
     actor.state.channelFolders.set(folder.id, folder);
-    actor.events.publish({ type: 'channel_folder', op: 'add', channel_folder: formatFolder(folder) }, everyone(actor));
+    actor.events.publish(channelFolderAddEvent(formatFolder(folder)), everyone(actor));
     return folder;
   });
 }
@@ -79,7 +60,7 @@ export function updateFolder(
     requireAdmin(actingUser(actor.state, acting));
     const folder = actor.state.channelFolders.get(id);
     if (!folder) throw badRequest('Invalid channel folder ID');
-    const data: Record<string, unknown> = {};
+    const data: FolderChange = {};
     const next: ChannelFolder = { ...folder };
     if (changes.name !== undefined) {
       const name = checkName(actor, changes.name, folder.id);
@@ -100,7 +81,7 @@ export function updateFolder(
     if (!Object.keys(data).length) return;
     await saveFolder(actor.sql, next);
     actor.state.channelFolders.set(folder.id, next);
-    actor.events.publish({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data }, everyone(actor));
+    actor.events.publish(channelFolderUpdateEvent(folder.id, data), everyone(actor));
   });
 }
 
@@ -115,6 +96,6 @@ export function reorderFolders(actor: RealmActor, acting: User, order: number[])
     }
     await saveFolderOrder(actor.sql, actor.realm.id, order);
     order.forEach((id, i) => actor.state.channelFolders.set(id, { ...actor.state.channelFolders.get(id)!, order: i }));
-    actor.events.publish({ type: 'channel_folder', op: 'reorder', order }, everyone(actor));
+    actor.events.publish(channelFolderReorderEvent(order), everyone(actor));
   });
 }

@@ -5,6 +5,7 @@ import type { Subscription, User } from '../../model/types.js';
 import { saveSubscription } from '../../db/subscriptions.js';
 import { channelForContent } from './channels.js';
 import { HEX_COLOR_RE } from './subscriptions.js';
+import { subscriptionUpdateEvent } from '../../events/catalog/index.js';
 
 export interface PropertyChange {
   stream_id: number;
@@ -53,14 +54,13 @@ export function changeSubscriptionProperties(actor: RealmActor, user: User, chan
     });
     for (const sub of updated.values()) state.putSubscription(sub);
     for (const c of changes) {
-      const base = { type: 'subscription', op: 'update', stream_id: c.stream_id };
       if (c.property === 'is_muted' || c.property === 'in_home_view') {
         const muted = c.property === 'is_muted' ? (c.value as boolean) : !(c.value as boolean);
         // The in_home_view event is kept for older clients; both always go out.
-        actor.events.publish({ ...base, property: 'in_home_view', value: !muted }, [user.id]);
-        actor.events.publish({ ...base, property: 'is_muted', value: muted }, [user.id]);
+        actor.events.publish(subscriptionUpdateEvent(c.stream_id, 'in_home_view', !muted), [user.id]);
+        actor.events.publish(subscriptionUpdateEvent(c.stream_id, 'is_muted', muted), [user.id]);
       } else {
-        actor.events.publish({ ...base, property: c.property, value: c.value }, [user.id]);
+        actor.events.publish(subscriptionUpdateEvent(c.stream_id, c.property, c.value), [user.id]);
       }
     }
   });

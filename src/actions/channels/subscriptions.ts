@@ -6,7 +6,7 @@ import { canAccessChannelContent, canAccessChannelMetadata, canRemoveSubscribers
 import { insertSubscriptionLog, saveSubscription, type SubscriptionLogEntry } from '../../db/subscriptions.js';
 import { checkChannelName, resolvePrincipals, streamDoesNotExist } from './channels.js';
 import { createChannelRows, prepareNewChannels, type NewChannelOptions } from './create.js';
-import { publishDefaultStreams, publishPeerEvents, publishSubscriptionAdd, publishSubscriptionRemove, streamCreateEvent, streamDeleteEvent } from './events.js';
+import { publishDefaultStreams, publishPeerEvents, publishSubscriptionAdd, publishSubscriptionRemove, channelCreated, channelDeleted } from './events.js';
 import { announceNewChannels, MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, notifyNewSubscribers } from '../messages/notificationBot.js';
 import { isGuest } from '../../model/roles.js';
 
@@ -129,11 +129,11 @@ function subscribeNow(
     for (const stream of created) state.putStream(stream);
     for (const { sub } of added) state.putSubscription(sub);
 
-    for (const stream of created) actor.events.publish(streamCreateEvent(actor, stream), metadataAudience(state, stream));
+    for (const stream of created) actor.events.publish(channelCreated(actor, stream), metadataAudience(state, stream));
     for (const stream of authorized) {
       const old = before.get(stream.id)!;
       const gained = [...metadataAudience(state, stream)].filter((id) => !old.has(id));
-      if (gained.length) actor.events.publish(streamCreateEvent(actor, stream), gained);
+      if (gained.length) actor.events.publish(channelCreated(actor, stream), gained);
     }
     if (created.some((s) => s.isDefault)) publishDefaultStreams(actor);
     const byUser = new Map<User, Stream[]>();
@@ -207,7 +207,7 @@ export function unsubscribe(
       publishSubscriptionRemove(actor, user, userStreams);
       // Former subscribers of a private channel lose its metadata (CVE-2023-47642).
       for (const stream of userStreams) {
-        if (!canAccessChannelMetadata(state, user, stream)) actor.events.publish(streamDeleteEvent(stream), [user.id]);
+        if (!canAccessChannelMetadata(state, user, stream)) actor.events.publish(channelDeleted(stream), [user.id]);
       }
     }
     publishPeerEvents(actor, 'peer_remove', byStream);

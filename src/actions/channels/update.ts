@@ -11,10 +11,10 @@ import { CHANNEL_GROUP_SETTINGS, CHANNEL_SETTING_NAMES, channelSetting } from '.
 import { applyGroupSettingChange } from '../../permissions/groupPermissions.js';
 import { saveStream } from '../../db/streams.js';
 import { channelHasNonEmptyTopicMessages } from '../../queries/messages.js';
-import { formatStream } from '../../views/channels.js';
+import { streamPostPolicy, STREAM_POST_POLICY_ADMINS } from '../../views/channels.js';
 import { renderContent } from '../messages/render.js';
 import { cannotManageDefaultChannels, channelForAdministration, checkChannelName, checkPrivacyPolicy, normalizeDescription, parseRetentionDays, parseTopicsPolicy } from './channels.js';
-import { publishDefaultStreams, publishStreamChange, streamCreateEvent, streamUpdateEvent } from './events.js';
+import { publishDefaultStreams, publishStreamChange, channelCreated, channelChanged } from './events.js';
 import { isAdmin, isOwner } from '../../model/roles.js';
 import { hasCapability } from '../../events/shape.js';
 
@@ -139,34 +139,34 @@ function publishChannelUpdate(actor: RealmActor, old: Stream, next: Stream, u: C
   const named = (name: string) => ({ ...next, name });
   if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined) {
     events.push(
-      streamUpdateEvent(named(old.name), 'invite_only', next.inviteOnly, {
+      channelChanged(named(old.name), 'invite_only', next.inviteOnly, {
         history_public_to_subscribers: next.historyPublicToSubscribers,
         is_web_public: next.isWebPublic,
       }),
     );
   }
   if (old.messageRetentionDays !== next.messageRetentionDays) {
-    events.push(streamUpdateEvent(named(old.name), 'message_retention_days', next.messageRetentionDays));
+    events.push(channelChanged(named(old.name), 'message_retention_days', next.messageRetentionDays));
   }
   if (old.isArchived && !next.isArchived) {
-    events.push((q) => (hasCapability(q, 'archived_channels') ? streamUpdateEvent(named(old.name), 'is_archived', false) : null));
-    events.push((q) => (hasCapability(q, 'archived_channels') ? null : streamCreateEvent(actor, next, true)));
+    events.push((q) => (hasCapability(q, 'archived_channels') ? channelChanged(named(old.name), 'is_archived', false) : null));
+    events.push((q) => (hasCapability(q, 'archived_channels') ? null : channelCreated(actor, next, true)));
   }
-  if (old.topicsPolicy !== next.topicsPolicy) events.push(streamUpdateEvent(named(old.name), 'topics_policy', next.topicsPolicy));
+  if (old.topicsPolicy !== next.topicsPolicy) events.push(channelChanged(named(old.name), 'topics_policy', next.topicsPolicy));
   if (u.description !== undefined && old.description !== next.description) {
     events.push(
-      streamUpdateEvent(named(old.name), 'description', next.description, { rendered_description: next.renderedDescription }),
+      channelChanged(named(old.name), 'description', next.description, { rendered_description: next.renderedDescription }),
     );
   }
-  if (old.name !== next.name) events.push(streamUpdateEvent(named(old.name), 'name', next.name));
-  if (old.folderId !== next.folderId) events.push(streamUpdateEvent(next, 'folder_id', next.folderId));
+  if (old.name !== next.name) events.push(channelChanged(named(old.name), 'name', next.name));
+  if (old.folderId !== next.folderId) events.push(channelChanged(next, 'folder_id', next.folderId));
   for (const name of settings) {
-    events.push(streamUpdateEvent(next, name, formatGroupSetting(state, next.settings[name] as GroupSettingValue)));
+    events.push(channelChanged(next, name, formatGroupSetting(state, next.settings[name] as GroupSettingValue)));
     if (name === 'can_send_message_group') {
-      const [oldView, newView] = [formatStream(state, old), formatStream(state, next)];
-      if (oldView.stream_post_policy !== newView.stream_post_policy) {
-        events.push(streamUpdateEvent(next, 'stream_post_policy', newView.stream_post_policy));
-        events.push(streamUpdateEvent(next, 'is_announcement_only', newView.is_announcement_only));
+      const [oldPolicy, newPolicy] = [streamPostPolicy(state, old), streamPostPolicy(state, next)];
+      if (oldPolicy !== newPolicy) {
+        events.push(channelChanged(next, 'stream_post_policy', newPolicy));
+        events.push(channelChanged(next, 'is_announcement_only', newPolicy === STREAM_POST_POLICY_ADMINS));
       }
     }
   }

@@ -11,6 +11,7 @@ import { hasRealmPermission, realmGroupSetting } from '../../permissions/realmSe
 import { REALM_PERMISSION_SETTINGS } from '../../permissions/realmDefaults.js';
 import { formatGroup, groupSettingOf, recursiveSubgroupIds } from '../../views/groups.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
+import { userGroupAddEvent, userGroupUpdateEvent, userGroupRemoveEvent, userGroupMembersEvent, userGroupSubgroupsEvent, type GroupChange } from '../../events/catalog/index.js';
 
 const MAX_GROUP_NAME_LENGTH = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
@@ -110,7 +111,7 @@ export function createGroup(actor: RealmActor, acting: User, input: NewGroupInpu
       subgroups,
     });
     actor.state.groups.set(group.id, group);
-    actor.events.publish({ type: 'user_group', op: 'add', group: formatGroup(actor.state, group) }, everyone(actor));
+    actor.events.publish(userGroupAddEvent(formatGroup(actor.state, group)), everyone(actor));
     return group;
   });
 }
@@ -132,7 +133,7 @@ export function updateGroup(actor: RealmActor, acting: User, groupId: number, up
       Object.values(update.settings).every((v) => v === undefined);
     if (nothing) throw badRequest('No new data supplied');
     const group = groupForUpdate(actor, user, groupId, 'can_manage_group');
-    const data: Record<string, unknown> = {};
+    const data: GroupChange = {};
     if (update.name !== undefined && update.name !== group.name) data.name = checkGroupName(actor, update.name, group.id);
     if (update.description !== undefined && update.description !== group.description) data.description = update.description;
     const newSettings: Record<string, GroupSettingValue> = {};
@@ -147,8 +148,8 @@ export function updateGroup(actor: RealmActor, acting: User, groupId: number, up
 
     const updated: UserGroup = {
       ...group,
-      name: (data.name as string | undefined) ?? group.name,
-      description: (data.description as string | undefined) ?? group.description,
+      name: data.name ?? group.name,
+      description: data.description ?? group.description,
       deactivated: reactivate ? false : group.deactivated,
       settings: { ...group.settings, ...newSettings },
     };
@@ -157,14 +158,14 @@ export function updateGroup(actor: RealmActor, acting: User, groupId: number, up
 
     for (const [k, v] of Object.entries(newSettings)) data[k] = formatGroupSetting(actor.state, v);
     if (Object.keys(data).length) {
-      actor.events.publish({ type: 'user_group', op: 'update', group_id: group.id, data }, everyone(actor));
+      actor.events.publish(userGroupUpdateEvent(group.id, data), everyone(actor));
     }
     if (reactivate) {
       actor.events.publish(
         (queue) =>
           wantsDeactivatedGroups(queue)
-            ? { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: false } }
-            : { type: 'user_group', op: 'add', group: formatGroup(actor.state, updated) },
+            ? userGroupUpdateEvent(group.id, { deactivated: false })
+            : userGroupAddEvent(formatGroup(actor.state, updated)),
         everyone(actor),
       );
     }
@@ -211,8 +212,8 @@ export function deactivateGroup(actor: RealmActor, acting: User, groupId: number
     actor.events.publish(
       (queue) =>
         wantsDeactivatedGroups(queue)
-          ? { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }
-          : { type: 'user_group', op: 'remove', group_id: group.id },
+          ? userGroupUpdateEvent(group.id, { deactivated: true })
+          : userGroupRemoveEvent(group.id),
       everyone(actor),
     );
   });
@@ -298,12 +299,9 @@ export function changeGroupMembership(actor: RealmActor, acting: User, groupId: 
     actor.state.groups.set(group.id, { ...group, members, subgroups });
 
     const audience = everyone(actor);
-    const send = (op: string, key: string, ids: number[]) => {
-      if (ids.length) actor.events.publish({ type: 'user_group', op, group_id: group.id, [key]: ids }, audience);
-    };
-    send('add_members', 'user_ids', add);
-    send('remove_members', 'user_ids', remove);
-    send('add_subgroups', 'direct_subgroup_ids', addSubs);
-    send('remove_subgroups', 'direct_subgroup_ids', removeSubs);
+    if (add.length) actor.events.publish(userGroupMembersEvent('add_members', group.id, add), audience);
+    if (remove.length) actor.events.publish(userGroupMembersEvent('remove_members', group.id, remove), audience);
+    if (addSubs.length) actor.events.publish(userGroupSubgroupsEvent('add_subgroups', group.id, addSubs), audience);
+    if (removeSubs.length) actor.events.publish(userGroupSubgroupsEvent('remove_subgroups', group.id, removeSubs), audience);
   });
 }

@@ -5,7 +5,8 @@ import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import type { MessageRecord } from '../../model/messageState.js';
-import type { ChatEvent } from '../../events/queue.js';
+import type { EventQueue } from '../../events/queue.js';
+import { deleteMessageEvents, type ServerEvent } from '../../events/catalog/index.js';
 import { topicForQueue, wantsBulkDeletion } from '../../events/shape.js';
 import { hasMessagePermission } from '../../permissions/messageAccess.js';
 import { deleteMessages } from '../../db/messages.js';
@@ -26,13 +27,14 @@ function checkCanDelete(actor: RealmActor, user: User, m: MessageRecord): void {
 }
 
 /** The delete_message event(s) for one queue: one listing the ids, or one per message. */
-export function deleteEvents(messages: MessageRecord[]): (queue: import('../../events/queue.js').EventQueue) => ChatEvent[] {
+function deleteEvents(messages: MessageRecord[]): (queue: EventQueue) => ServerEvent[] {
   return (queue) => {
     const first = messages[0]!;
-    const where: Record<string, unknown> =
-      first.streamId === null ? { message_type: 'private' } : { message_type: 'stream', stream_id: first.streamId, topic: topicForQueue(queue, first.topic) };
-    if (wantsBulkDeletion(queue)) return [{ type: 'delete_message', message_ids: messages.map((m) => m.id), ...where }];
-    return messages.map((m) => ({ type: 'delete_message', message_id: m.id, ...where }));
+    const where =
+      first.streamId === null
+        ? { message_type: 'private' as const }
+        : { message_type: 'stream' as const, stream_id: first.streamId, topic: topicForQueue(queue, first.topic) };
+    return deleteMessageEvents(messages.map((m) => m.id), where, wantsBulkDeletion(queue));
   };
 }
 
@@ -43,7 +45,7 @@ export function publishDeletion(actor: RealmActor, messages: MessageRecord[], us
   const ids = [...userIds];
   // One publish per event of the largest fan-out: a queue wanting one event per message
   // gets them in order.
-  const perQueue = new Map<string, ChatEvent[]>();
+  const perQueue = new Map<string, ServerEvent[]>();
   for (let i = 0; i < messages.length; i++) {
     actor.events.publish((queue) => {
       let list = perQueue.get(queue.id);

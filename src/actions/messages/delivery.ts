@@ -10,6 +10,7 @@ import { formatMessage } from '../../views/messages.js';
 import { canSeeRealEmail } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
 import { topicLinksFor } from '../../views/topicLinks.js';
+import { messageEvent } from '../../events/catalog/index.js';
 
 export interface Delivery {
   message: MessageRecord;
@@ -59,8 +60,7 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   actor.events.publish((queue) => {
     const bits = d.recipients.get(queue.userId);
     if (bits === undefined && !(d.publicChannel && queue.opts.allPublicStreams)) return null;
-    const event: Record<string, unknown> = { type: 'message', message: shapeFor(queue), flags: bits === undefined ? [] : flagNames(bits) };
-    if (d.localId !== undefined && queue.id === d.senderQueueId && queue.userId === m.senderId) event.local_message_id = d.localId;
-    return event as { type: string };
+    const localId = queue.id === d.senderQueueId && queue.userId === m.senderId ? d.localId : undefined;
+    return messageEvent(shapeFor(queue), bits === undefined ? [] : flagNames(bits), localId);
   }, audience);
 }

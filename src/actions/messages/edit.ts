@@ -21,6 +21,7 @@ import { applyMove, planMove, type PropagateMode } from './move.js';
 import { publishDeletion } from './delete.js';
 import { sendMoveNotices, type MovedMessages } from './notificationBot.js';
 import { realmProperty } from '../../permissions/realmSettings.js';
+import { updateMessageEvent, type UpdateMessageEvent } from '../../events/catalog/index.js';
 
 export interface EditInput {
   messageId: number;
@@ -161,8 +162,7 @@ function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promis
       readers = (await readersOf(actor, [m])).get(m.id) ?? new Map();
     }
 
-    const base: Record<string, unknown> = {
-      type: 'update_message',
+    const base: Omit<UpdateMessageEvent, 'type' | 'flags'> = {
       user_id: user.id,
       edit_timestamp: Math.floor(now.getTime() / 1000),
       message_id: m.id,
@@ -171,28 +171,25 @@ function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promis
     };
     if (m.streamId !== null) base.stream_id = m.streamId;
     if (contentEdit) {
-      Object.assign(base, {
-        orig_content: m.content,
-        orig_rendered_content: m.renderedContent,
-        content: contentEdit.content,
-        rendered_content: contentEdit.html,
-        is_me_message: contentEdit.isMeMessage,
-        prev_rendered_content_version: 1,
-      });
+      base.orig_content = m.content;
+      base.orig_rendered_content = m.renderedContent;
+      base.content = contentEdit.content;
+      base.rendered_content = contentEdit.html;
+      base.is_me_message = contentEdit.isMeMessage;
+      base.prev_rendered_content_version = 1;
     }
     if (plan) base.propagate_mode = input.propagateMode;
     if (plan?.streamChanged) base.new_stream_id = plan.to.id;
     actor.events.publish((queue: EventQueue) => {
-      const event: Record<string, unknown> = { ...base, flags: flagNames(readers.get(queue.userId) ?? 0) };
+      const fields: Omit<UpdateMessageEvent, 'type'> = { ...base, flags: flagNames(readers.get(queue.userId) ?? 0) };
       if (plan) {
-        event.orig_subject = topicForQueue(queue, plan.fromTopic);
+        fields.orig_subject = topicForQueue(queue, plan.fromTopic);
         if (plan.topicChanged) {
-          const shown = topicForQueue(queue, plan.toTopic);
-          event.subject = shown;
-          event.topic_links = topicLinksFor(actor, plan.toTopic);
+          fields.subject = topicForQueue(queue, plan.toTopic);
+          fields.topic_links = topicLinksFor(actor, plan.toTopic);
         }
       }
-      return event as { type: string };
+      return updateMessageEvent(fields);
     }, readers.keys());
     return { response: { detached_uploads: [] }, moved };
   });

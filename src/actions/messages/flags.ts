@@ -16,6 +16,7 @@ import { fetchRange, viewerFlags, viewerScope, type RangeInput } from '../../que
 import { invalidChannelId } from '../channels/channels.js';
 import { canAccessChannelContent } from '../../permissions/channelAccess.js';
 import type { PendingQuery, Row } from 'postgres';
+import { updateMessageFlagsEvent, type UnreadDetails } from '../../events/catalog/index.js';
 
 const EDITABLE = new Set(['read', 'starred', 'collapsed']);
 const KNOWN = new Set([...EDITABLE, 'mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'has_alert_word', 'historical']);
@@ -28,34 +29,28 @@ export function checkFlagRequest(op: string, flag: string): number {
 }
 
 /** What a client needs to put a message back into its unread counts. */
-function messageDetails(actor: RealmActor, user: User, m: MessageRecord, flags: number) {
-  return (queue: EventQueue) => {
-    const mentioned = (flags & (Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0;
-    if (m.streamId === null) {
-      const ids = (actor.state.messaging.conversations.get(m.recipientId)?.userIds ?? []).filter((id) => id !== user.id);
-      return { type: 'private', user_ids: ids, ...(mentioned ? { mentioned: true } : {}) };
-    }
-    const sub = actor.state.subscription(user.id, m.streamId);
-    return {
-      type: 'stream',
-      stream_id: m.streamId,
-      topic: topicForQueue(queue, m.topic),
-      unmuted_stream_msg: !(sub?.isMuted ?? false),
-      ...(mentioned ? { mentioned: true } : {}),
-    };
-  };
+function messageDetails(actor: RealmActor, user: User, m: MessageRecord, flags: number, queue: EventQueue): UnreadDetails {
+  const mentioned = (flags & (Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0;
+  const details: UnreadDetails =
+    m.streamId === null
+      ? { type: 'private', user_ids: (actor.state.messaging.conversations.get(m.recipientId)?.userIds ?? []).filter((id) => id !== user.id) }
+      : {
+          type: 'stream',
+          stream_id: m.streamId,
+          topic: topicForQueue(queue, m.topic),
+          unmuted_stream_msg: !(actor.state.subscription(user.id, m.streamId)?.isMuted ?? false),
+        };
+  if (mentioned) details.mentioned = true;
+  return details;
 }
 
 function publishFlagChange(actor: RealmActor, user: User, op: 'add' | 'remove', flag: string, changed: Array<{ m: MessageRecord; flags: number }>): void {
   const ids = changed.map((c) => c.m.id);
   actor.events.publish((queue) => {
-    const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages: ids, all: false };
-    if (op === 'remove' && flag === 'read') {
-      const details: Record<string, unknown> = {};
-      for (const c of changed) details[String(c.m.id)] = messageDetails(actor, user, c.m, c.flags)(queue);
-      event.message_details = details;
-    }
-    return event as { type: string };
+    if (op !== 'remove' || flag !== 'read') return updateMessageFlagsEvent(op, flag, ids);
+    const details: Record<string, UnreadDetails> = {};
+    for (const c of changed) details[String(c.m.id)] = messageDetails(actor, user, c.m, c.flags, queue);
+    return updateMessageFlagsEvent(op, flag, ids, details);
   }, [user.id]);
 }
 
@@ -104,7 +99,7 @@ function markRead(actor: RealmActor, user: User, condition: (sql: RealmActor['sq
     const ids = await unreadIds(actor.sql, actor.realm.id, viewerScope(reader), condition(actor.sql));
     if (ids.length === 0) return [];
     await addFlagBit(actor.sql, user.id, ids, Flag.READ);
-    actor.events.publish({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: ids, all: false }, [user.id]);
+    actor.events.publish(updateMessageFlagsEvent('add', 'read', ids), [user.id]);
     return ids;
   });
 }

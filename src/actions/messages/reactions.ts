@@ -3,14 +3,15 @@
 // renderer's emoji table), custom emoji by id, Zulip's extra emoji by name.
 import { ApiError, badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../model/types.js';
+import type { ReactionType, User } from '../../model/types.js';
 import { VisibilityPolicy } from '../../model/messageState.js';
 import { emojiCodeForName, emojiNameForCode } from '../../render/emoji.js';
 import { deleteReaction, insertReaction, type Reaction } from '../../db/reactions.js';
 import { saveUserTopics } from '../../db/topics.js';
 import { accessibleMessage } from '../../queries/messages.js';
 import { loadReader, readersOf } from '../../queries/readers.js';
-import { policyForParticipation, userTopicEvent } from './topicPolicy.js';
+import { policyForParticipation, userTopicChanged } from './topicPolicy.js';
+import { reactionEvent } from '../../events/catalog/index.js';
 
 export interface EmojiInput {
   emojiName?: string;
@@ -21,10 +22,10 @@ export interface EmojiInput {
 interface Emoji {
   name: string;
   code: string;
-  type: string;
+  type: ReactionType;
 }
 
-const ZULIP_EXTRA_EMOJI = 'zulip_extra_emoji';
+const ZULIP_EXTRA_EMOJI = 'zulip_extra_emoji' as const;
 const UNICODE_CODE_RE = /^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/;
 
 /** The spec's `service_extra_emoji` is Zulip's `zulip_extra_emoji`. */
@@ -44,14 +45,14 @@ function checkEmoji(name: string, code: string, type: string): Emoji {
     case 'unicode_emoji':
       if (!UNICODE_CODE_RE.test(code) || emojiNameForCode(code) === undefined) throw badRequest('Invalid emoji code.');
       if (emojiCodeForName(name) !== code) throw badRequest('Invalid emoji name.');
-      return { name, code, type };
+      return { name, code, type: 'unicode_emoji' };
     case 'realm_emoji':
       // The organization has no custom emoji: no id names one.
       throw badRequest('Invalid custom emoji.');
     case ZULIP_EXTRA_EMOJI:
       if (code !== 'zulip') throw badRequest('Invalid emoji code.');
       if (name !== 'zulip') throw badRequest('Invalid emoji name.');
-      return { name, code, type };
+      return { name, code, type: ZULIP_EXTRA_EMOJI };
     default:
       throw badRequest('Invalid emoji type.');
   }
@@ -68,9 +69,8 @@ function resolveEmoji(input: EmojiInput): Emoji {
   return checkEmoji(name, input.emojiCode, type);
 }
 
-function reactionEvent(op: 'add' | 'remove', r: Reaction) {
-  return { type: 'reaction', op, message_id: r.messageId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId };
-}
+const reactionChanged = (op: 'add' | 'remove', r: Reaction) =>
+  reactionEvent(op, { message_id: r.messageId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId });
 
 async function changeReaction(actor: RealmActor, user: User, messageId: number, op: 'add' | 'remove', input: EmojiInput): Promise<void> {
   const emoji = resolveEmoji(input);
@@ -86,7 +86,7 @@ async function changeReaction(actor: RealmActor, user: User, messageId: number, 
       if (!reaction) throw new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.", 400);
     }
     const readers = (await readersOf(actor, [message])).get(message.id) ?? new Map<number, number>();
-    actor.events.publish(reactionEvent(op, reaction), [user.id, ...readers.keys()]);
+    actor.events.publish(reactionChanged(op, reaction), [user.id, ...readers.keys()]);
     // Reacting is taking part: users who follow topics they take part in follow this one.
     if (op === 'add' && message.streamId !== null && !user.isBot) {
       const stream = actor.state.streams.get(message.streamId);
@@ -97,7 +97,7 @@ async function changeReaction(actor: RealmActor, user: User, messageId: number, 
         const t = { userId: user.id, streamId: message.streamId, topicName: message.topic, visibilityPolicy: policy, lastUpdated: Math.floor(Date.now() / 1000) };
         await saveUserTopics(actor.sql, [t]);
         actor.state.messaging.putUserTopic(t);
-        actor.events.publish(userTopicEvent(t), [user.id]);
+        actor.events.publish(userTopicChanged(t), [user.id]);
       }
     }
   });

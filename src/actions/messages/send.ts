@@ -19,7 +19,7 @@ import { historyRanges } from '../../queries/subscriptionHistory.js';
 import type { PreparedSend } from '../../realm/sendQueue.js';
 import { normalizeContent, normalizeTopic, parseChannelTarget, parseDirectTargets } from './input.js';
 import { checkTopicAllowed, effectiveTopicsPolicy, findChannel, resolveDirectRecipients } from './recipients.js';
-import { followsWhereMentioned, policyForSend, userTopicEvent } from './topicPolicy.js';
+import { followsWhereMentioned, policyForSend, userTopicChanged } from './topicPolicy.js';
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
 import { enqueueMessageNotifications } from './notifications.js';
@@ -243,7 +243,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
     userTopics: policies.map((t) => ({ ...t, lastUpdated: new Date(t.lastUpdated * 1000) })),
     firstInStreamId,
     afterCommit() {
-      for (const t of policies) actor.events.publish(userTopicEvent(t), [t.userId]);
+      for (const t of policies) actor.events.publish(userTopicChanged(t), [t.userId]);
       state.messaging.publishedUpTo = Math.max(state.messaging.publishedUpTo, id);
       publishMessage(actor, {
         message,

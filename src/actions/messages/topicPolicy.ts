@@ -4,7 +4,8 @@
 // starts, unmute in muted channels on sending, follow where mentioned).
 import type { User } from '../../model/types.js';
 import { VisibilityPolicy, type UserTopic } from '../../model/messageState.js';
-import type { ChatEvent, EventQueue } from '../../events/queue.js';
+import type { EventQueue } from '../../events/queue.js';
+import { userTopicEvent, type ServerEvent } from '../../events/catalog/index.js';
 import { topicForQueue } from '../../events/shape.js';
 
 export const AutoPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
@@ -44,12 +45,12 @@ export function policyForParticipation(user: User, channelMuted: boolean, curren
 }
 
 /** The user_topic event, with the topic as the queue's client shows it. */
-export function userTopicEvent(t: UserTopic): (queue: EventQueue) => ChatEvent {
-  return (queue) => ({
-    type: 'user_topic',
-    stream_id: t.streamId,
-    topic_name: topicForQueue(queue, t.topicName),
-    last_updated: t.lastUpdated,
-    visibility_policy: t.visibilityPolicy,
-  });
+export function userTopicChanged(t: UserTopic): (queue: EventQueue) => ServerEvent {
+  return (queue) =>
+    userTopicEvent({
+      stream_id: t.streamId,
+      topic_name: topicForQueue(queue, t.topicName),
+      last_updated: t.lastUpdated,
+      visibility_policy: t.visibilityPolicy,
+    });
 }

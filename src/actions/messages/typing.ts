@@ -10,6 +10,7 @@ import { MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS } from '../../model/limits.js'
 import { topicForQueue } from '../../events/shape.js';
 import { topicFromClient } from '../../model/topics.js';
 import { userSettingValue } from '../../model/userSettings.js';
+import { directTypingEvent, channelTypingEvent } from '../../events/catalog/index.js';
 
 export type TypingOp = 'start' | 'stop';
 
@@ -31,7 +32,7 @@ export function sendDirectTyping(actor: RealmActor, sender: User, op: TypingOp, 
   const { config } = actor.services;
   const who = (u: User) => ({ user_id: u.id, email: apiEmail(config, actor.realm, u) });
   actor.events.publish(
-    { type: 'typing', op, message_type: 'direct', sender: who(sender), recipients: recipients.map(who) },
+    directTypingEvent(op, who(sender), recipients.map(who)),
     recipients.filter(receivesTyping).map((u) => u.id),
   );
 }
@@ -54,7 +55,7 @@ export function sendChannelTyping(actor: RealmActor, sender: User, op: TypingOp,
   const topic = topicFromClient(rawTopic);
   const sender_ = { user_id: sender.id, email: apiEmail(actor.services.config, actor.realm, sender) };
   actor.events.publish(
-    (queue) => ({ type: 'typing', op, message_type: 'stream', sender: sender_, stream_id: stream.id, topic: topicForQueue(queue, topic) }),
+    (queue) => channelTypingEvent(op, sender_, stream.id, topicForQueue(queue, topic)),
     subscribers.filter(receivesTyping).map((u) => u.id),
   );
 }

@@ -9,7 +9,6 @@ import { insertInvite, revokeInvite } from '../../db/invites.js';
 import { addGroupMembers } from '../../db/groups.js';
 import { saveUser } from '../../db/organization.js';
 import { insertSubscriptionLog, saveSubscription } from '../../db/subscriptions.js';
-import { realmUrl } from '../../http/urls.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessChannelContent, canSubscribeOthers } from '../../permissions/channelAccess.js';
 import { publishPeerEvents, publishSubscriptionAdd } from '../channels/events.js';
@@ -18,6 +17,8 @@ import { groupForUpdate } from '../groups/groups.js';
 import { announceUser, insertNewUser } from '../users/create.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
 import { isAdmin } from '../../model/roles.js';
+import { inviteLink, inviteExpired } from '../../views/invites.js';
+import { invitesChangedEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
 
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
 export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
@@ -28,10 +29,6 @@ function generateInviteKey(): string {
   let key = '';
   for (let i = 0; i < 24; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
   return key;
-}
-
-export function inviteLink(actor: RealmActor, invite: MultiuseInvite): string {
-  return `${realmUrl(actor.services.config, actor.realm)}/join/${invite.key}/`;
 }
 
 /** Whether a user may hand out a role: owners only by owners, staff roles only by administrators. */
@@ -61,7 +58,7 @@ function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
 function notifyInvitesChanged(actor: RealmActor, referrerId: number): void {
   const ids = new Set(actor.state.activeUsers().filter((u) => isAdmin(u)).map((u) => u.id));
   ids.add(referrerId);
-  actor.events.publish({ type: 'invites_changed' }, ids);
+  actor.events.publish(invitesChangedEvent(), ids);
 }
 
 export interface NewInviteInput {
@@ -109,25 +106,6 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
   });
 }
 
-const expired = (invite: MultiuseInvite, now = Date.now()) => invite.expiresAt !== null && invite.expiresAt.getTime() <= now;
-
-/** GET /invites: administrators see every live link, others their own. */
-export function listInvites(actor: RealmActor, user: User): Record<string, unknown>[] {
-  requireNonGuest(user);
-  return [...actor.state.multiuseInvites.values()]
-    .filter((i) => !i.revoked && !expired(i) && (isAdmin(user) || i.referredBy === user.id))
-    .sort((a, b) => a.id - b.id)
-    .map((i) => ({
-      id: i.id,
-      invited_by_user_id: i.referredBy,
-      invited: Math.floor(i.createdAt.getTime() / 1000),
-      expiry_date: i.expiresAt === null ? null : Math.floor(i.expiresAt.getTime() / 1000),
-      invited_as: i.invitedAs,
-      link_url: inviteLink(actor, i),
-      is_multiuse: true,
-    }));
-}
-
 /** DELETE /invites/multiuse/{id}: its creator or an administrator (owner links: owners). */
 export function revokeMultiuseInvite(actor: RealmActor, acting: User, inviteId: number): Promise<void> {
   return actor.exclusive(async () => {
@@ -167,7 +145,7 @@ const deadLink = () => badRequest('The confirmation link has expired or been dea
 function usableInvite(actor: RealmActor, key: string): { invite: MultiuseInvite; creator: User } {
   const invite = [...actor.state.multiuseInvites.values()].find((i) => i.key === key);
   if (!invite) throw invalidLink();
-  if (invite.revoked || expired(invite)) throw deadLink();
+  if (invite.revoked || inviteExpired(invite)) throw deadLink();
   const creator = actor.user(invite.referredBy);
   if (!creator || !creator.isActive) throw deadLink();
   // The link never grants more than its creator could grant today.
@@ -216,7 +194,7 @@ export function registerWithInvite(actor: RealmActor, input: InviteSignup): Prom
     announceUser(actor, user);
     for (const g of groups) {
       state.groups.set(g.id, { ...g, members: new Set([...g.members, user.id]) });
-      actor.events.publish({ type: 'user_group', op: 'add_members', group_id: g.id, user_ids: [user.id] }, state.activeUsers().map((u) => u.id));
+      actor.events.publish(userGroupMembersEvent('add_members', g.id, [user.id]), state.activeUsers().map((u) => u.id));
     }
     for (const sub of subs) state.putSubscription(sub);
     if (subs.length) {

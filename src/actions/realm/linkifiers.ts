@@ -9,18 +9,8 @@ import { isValidUriTemplate, validateLinkifier } from '../../render/index.js';
 import type { EventQueue } from '../../events/queue.js';
 import { wantsLinkifierUrlTemplate } from '../../events/shape.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
-
-export { topicLinksFor } from '../../views/topicLinks.js';
-
-export function formatLinkifier(l: Linkifier): { pattern: string; url_template: string; id: number } {
-  return { pattern: l.pattern, url_template: l.urlTemplate, id: l.id };
-}
-
-/** GET /realm/linkifiers and register `realm_linkifiers`: in the order clients must apply them. */
-export const listLinkifiers = (actor: RealmActor) => actor.state.linkifiers.map(formatLinkifier);
-
-/** The pre-FL-54 GET /realm/filters list: `[pattern, url_template, id]` tuples. */
-export const legacyFilterTuples = (actor: RealmActor) => actor.state.linkifiers.map((l) => [l.pattern, l.urlTemplate, l.id]);
+import { listLinkifiers } from '../../views/linkifiers.js';
+import { realmLinkifiersEvent, realmFiltersEvent } from '../../events/catalog/index.js';
 
 /** Zulip answers validation failures with the first message and every error by field. */
 const invalid = (field: string, msg: string) => new ApiError('BAD_REQUEST', msg, 400, { errors: { [field]: [msg] } });
@@ -50,8 +40,8 @@ function publishLinkifiers(actor: RealmActor): void {
   actor.events.publish(
     (queue: EventQueue) =>
       wantsLinkifierUrlTemplate(queue)
-        ? { type: 'realm_linkifiers', realm_linkifiers: linkifiers }
-        : { type: 'realm_filters', realm_filters: [] },
+        ? realmLinkifiersEvent(linkifiers)
+        : realmFiltersEvent(),
     actor.state.activeUsers().map((u) => u.id),
   );
 }

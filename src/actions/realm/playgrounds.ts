@@ -6,21 +6,14 @@ import type { CodePlayground, User } from '../../model/types.js';
 import { deletePlayground, insertPlayground } from '../../db/playgrounds.js';
 import { isValidUriTemplate, validatePlaygroundTemplate } from '../../render/index.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
+import { listPlaygrounds } from '../../views/playgrounds.js';
+import { realmPlaygroundsEvent } from '../../events/catalog/index.js';
 
 /** Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH. */
 export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;
 // Zulip's characters for a code block language (Pygments names, and custom ones).
 const LANGUAGE_CHARS = /^[ a-zA-Z0-9_+,\-./#]*$/;
 const LANGUAGE = /^[a-zA-Z0-9_+,\-./#]+$/;
-
-export function formatPlayground(p: CodePlayground): Record<string, unknown> {
-  return { id: p.id, name: p.name, pygments_language: p.pygmentsLanguage, url_template: p.urlTemplate };
-}
-
-/** Register `realm_playgrounds` and its events: every playground, oldest first. */
-export function listPlaygrounds(actor: RealmActor): Record<string, unknown>[] {
-  return [...actor.state.playgrounds.values()].sort((a, b) => a.id - b.id).map(formatPlayground);
-}
 
 const invalid = (field: string, msg: string) => new ApiError('BAD_REQUEST', msg, 400, { errors: { [field]: [msg] } });
 
@@ -52,7 +45,7 @@ function checkPlayground(
 
 function publishPlaygrounds(actor: RealmActor): void {
   actor.events.publish(
-    { type: 'realm_playgrounds', realm_playgrounds: listPlaygrounds(actor) },
+    realmPlaygroundsEvent(listPlaygrounds(actor)),
     actor.state.activeUsers().map((u) => u.id),
   );
 }

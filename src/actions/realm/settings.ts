@@ -10,6 +10,7 @@ import { formatGroupSetting, type GroupSettingValue } from '../../permissions/gr
 import { applyGroupSettingChange, type GroupSettingChange } from '../../permissions/groupPermissions.js';
 import { OWNER_ONLY_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS, REALM_PROPERTIES, REALM_USER_DEFAULTS } from '../../permissions/realmDefaults.js';
 import { realmGroupSetting } from '../../permissions/realmSettings.js';
+import { realmUpdateEvent, realmUpdateDictEvent, realmUserSettingsDefaultsEvent } from '../../events/catalog/index.js';
 
 export interface RealmUpdate {
   name?: string;
@@ -66,20 +67,17 @@ export function updateRealm(actor: RealmActor, acting: User, update: RealmUpdate
     };
 
     const everyone = state.activeUsers().map((u) => u.id);
-    if (name !== undefined) actor.events.publish({ type: 'realm', op: 'update', property: 'name', value: name }, everyone);
+    if (name !== undefined) actor.events.publish(realmUpdateEvent('name', name), everyone);
     if (description !== undefined) {
-      actor.events.publish({ type: 'realm', op: 'update', property: 'description', value: description }, everyone);
+      actor.events.publish(realmUpdateEvent('description', description), everyone);
     }
     for (const [prop, value] of Object.entries(changedProps)) {
-      const event =
-        REALM_PROPERTIES[prop]!.event === 'update_dict'
-          ? { type: 'realm', op: 'update_dict', property: 'default', data: { [prop]: value } }
-          : { type: 'realm', op: 'update', property: prop, value };
+      const event = REALM_PROPERTIES[prop]!.event === 'update_dict' ? realmUpdateDictEvent({ [prop]: value }) : realmUpdateEvent(prop, value);
       actor.events.publish(event, everyone);
     }
     if (Object.keys(changedGroups).length) {
       const data = Object.fromEntries(Object.entries(changedGroups).map(([k, v]) => [k, formatGroupSetting(state, v)]));
-      actor.events.publish({ type: 'realm', op: 'update_dict', property: 'default', data }, everyone);
+      actor.events.publish(realmUpdateDictEvent(data), everyone);
     }
   });
 }
@@ -106,7 +104,7 @@ export function updateRealmUserDefaults(actor: RealmActor, acting: User, changes
     actor.state.realm = { ...actor.realm, settings: { ...actor.realm.settings, user_settings_defaults: next } };
     const everyone = actor.state.activeUsers().map((u) => u.id);
     for (const [property, value] of changed) {
-      actor.events.publish({ type: 'realm_user_settings_defaults', op: 'update', property, value }, everyone);
+      actor.events.publish(realmUserSettingsDefaultsEvent(property, value as string | number | boolean), everyone);
     }
   });
 }

@@ -5,6 +5,7 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import { deleteAlertWords, insertAlertWords } from '../../db/alertWords.js';
 import { MAX_ALERT_WORD_LENGTH } from '../../model/limits.js';
+import { alertWordsEvent } from '../../events/catalog/index.js';
 
 /** Trims the words and drops empty ones; an over-long word is an error. */
 export function cleanAlertWords(words: string[]): string[] {
@@ -21,7 +22,7 @@ export function alertWordsOf(actor: RealmActor, user: User): string[] {
 }
 
 function announce(actor: RealmActor, user: User, words: string[]): void {
-  actor.events.publish({ type: 'alert_words', alert_words: words }, [user.id]);
+  actor.events.publish(alertWordsEvent(words), [user.id]);
 }
 
 /** Adds words not already present (compared without case); the first spelling is kept. */

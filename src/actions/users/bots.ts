@@ -8,7 +8,6 @@ import { saveBotSettings, saveUser } from '../../db/organization.js';
 import { generateApiKey } from '../../auth/keys.js';
 import { fakeEmailDomain } from '../../http/urls.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
-import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { announceUser, checkFullName } from './create.js';
 import { applyUserChanges, checkRoleChange, rotateApiKey } from './lifecycle.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
@@ -17,7 +16,8 @@ const SUPPORTED_BOT_TYPES: number[] = [BotType.GENERIC, BotType.INCOMING_WEBHOOK
 import { isAdmin } from '../../model/roles.js';
 import { formatBot, botSettingsOf, streamName } from '../../views/bots.js';
 import { botAudience, botForAdmin } from '../../permissions/bots.js';
-import { publishBotUpdate } from './events.js';
+import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
+import { realmBotDeleteEvent, realmBotAddEvent, realmBotUpdateEvent, type BotChange } from '../../events/catalog/index.js';
 
 /** A channel named as a bot default: it must exist and be one the acting user can reach. */
 function defaultStream(actor: RealmActor, user: User, name: string | null): number | null {
@@ -87,7 +87,7 @@ export function createBot(actor: RealmActor, acting: User, input: NewBotInput): 
     });
     actor.state.botSettings.set(bot.id, { ...settings, userId: bot.id });
     announceUser(actor, bot);
-    actor.events.publish({ type: 'realm_bot', op: 'add', bot: formatBot(actor, bot) }, botAudience(actor.state, bot));
+    actor.events.publish(realmBotAddEvent(formatBot(actor, bot)), botAudience(actor.state, bot));
     return bot;
   });
 }
@@ -115,15 +115,12 @@ async function changeOwner(actor: RealmActor, user: User, bot: User, ownerId: nu
   // The previous owner no longer administers it; the new one now does.
   const prev = previousOwner === null ? undefined : actor.user(previousOwner);
   if (prev && prev.isActive && !isAdmin(prev)) {
-    actor.events.publish({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [prev.id]);
+    actor.events.publish(realmBotDeleteEvent(bot.id), [prev.id]);
   }
-  if (!isAdmin(owner)) actor.events.publish({ type: 'realm_bot', op: 'add', bot: formatBot(actor, updated) }, [owner.id]);
+  if (!isAdmin(owner)) actor.events.publish(realmBotAddEvent(formatBot(actor, updated)), [owner.id]);
   const admins = actor.state.activeUsers().filter((u) => isAdmin(u) && !u.isBot).map((u) => u.id);
-  actor.events.publish({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: ownerId } }, admins);
-  actor.events.publish(
-    { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: ownerId } },
-    usersWhoCanAccess(actor.state, updated),
-  );
+  actor.events.publish(realmBotUpdateEvent(bot.id, { owner_id: ownerId }), admins);
+  publishRealmUserUpdate(actor, updated, { bot_owner_id: ownerId });
   return updated;
 }
 
@@ -148,7 +145,7 @@ export function updateBot(actor: RealmActor, acting: User, botId: number, update
     };
     if (update.botOwnerId !== undefined) bot = await changeOwner(actor, user, bot, update.botOwnerId);
     bot = await applyUserChanges(actor, bot, { role: update.role, fullName });
-    const changed: Record<string, unknown> = {};
+    const changed: BotChange = {};
     if (next.defaultSendingStreamId !== current.defaultSendingStreamId) changed.default_sending_stream = streamName(actor, next.defaultSendingStreamId);
     if (next.defaultEventsRegisterStreamId !== current.defaultEventsRegisterStreamId) {
       changed.default_events_register_stream = streamName(actor, next.defaultEventsRegisterStreamId);

@@ -9,6 +9,7 @@ import { ROLES, Role, type User, type UserSettings } from '../../model/types.js'
 import { realmUserDefault } from '../realm/settings.js';
 import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { formatUser } from '../../views/users.js';
+import { realmUserAddEvent } from '../../events/catalog/index.js';
 
 // Deliberately simple: one @, no spaces, a dot in the domain or a single-label host.
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
@@ -83,13 +84,7 @@ export function announceUser(actor: RealmActor, user: User): void {
   const { config } = actor.services;
   const viewers = usersWhoCanAccess(actor.state, user);
   actor.events.publish(
-    (queue) => ({
-      type: 'realm_user',
-      op: 'add',
-      person: formatUser(config, actor.realm, actor.user(queue.userId) ?? null, user, {
-        clientGravatar: queue.opts.clientGravatar,
-      }),
-    }),
+    (queue) => realmUserAddEvent(formatUser(config, actor.realm, actor.user(queue.userId) ?? null, user, { clientGravatar: queue.opts.clientGravatar })),
     viewers,
   );
 }

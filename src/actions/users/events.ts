@@ -10,15 +10,16 @@ import { USER_SETTINGS } from '../../model/userSettings.js';
 import { LANGUAGE_NAMES } from '../../model/languages.js';
 import { EmailVisibility } from '../../model/types.js';
 import { botAudience } from '../../permissions/bots.js';
+import { realmUserUpdateEvent, realmUserRemoveEvent, userSettingsEvent, notificationSettingsEvent, displaySettingsEvent, realmBotUpdateEvent, type PersonChange, type BotChange } from '../../events/catalog/index.js';
 
-/** `realm_user` update with `person` (which must carry `user_id`) to everyone who can see the user. */
-export function publishRealmUserUpdate(actor: RealmActor, user: User, person: Record<string, unknown>): void {
-  actor.events.publish({ type: 'realm_user', op: 'update', person: { user_id: user.id, ...person } }, usersWhoCanAccess(actor.state, user));
+/** `realm_user` update about a user, to everyone who can see the user. */
+export function publishRealmUserUpdate(actor: RealmActor, user: User, change: PersonChange): void {
+  actor.events.publish(realmUserUpdateEvent(user.id, change), usersWhoCanAccess(actor.state, user));
 }
 
 /** `realm_user` remove: the user is no longer visible to these users (Zulip sends only id and name). */
 export function publishRealmUserRemove(actor: RealmActor, user: User, userIds: Iterable<number>): void {
-  actor.events.publish({ type: 'realm_user', op: 'remove', person: { user_id: user.id, full_name: user.fullName } }, userIds);
+  actor.events.publish(realmUserRemoveEvent(user.id, user.fullName), userIds);
 }
 
 /** The avatar fields of a `realm_user` update (sent when the avatar URL changes). */
@@ -36,15 +37,15 @@ export function publishAvatarUpdate(actor: RealmActor, user: User): void {
  * `update_display_settings` / `update_global_notifications` forms for settings older than
  * feature level 89 (the hub withholds those from clients with `user_settings_object`).
  */
-export function publishSettingChange(actor: RealmActor, user: User, name: string, value: unknown): void {
-  const languageName = name === 'default_language' ? { language_name: LANGUAGE_NAMES[value as string] ?? value } : {};
-  actor.events.publish({ type: 'user_settings', op: 'update', property: name, value, ...languageName }, [user.id]);
+export function publishSettingChange(actor: RealmActor, user: User, name: string, value: string | number | boolean): void {
+  const languageName = name === 'default_language' ? (LANGUAGE_NAMES[value as string] ?? String(value)) : undefined;
+  actor.events.publish(userSettingsEvent(name, value, languageName), [user.id]);
   const legacy = name === 'timezone' ? 'display' : USER_SETTINGS[name]?.legacy;
   const email = apiEmail(actor.services.config, actor.realm, user);
   if (legacy === 'notification') {
-    actor.events.publish({ type: 'update_global_notifications', user: email, notification_name: name, setting: value }, [user.id]);
+    actor.events.publish(notificationSettingsEvent(email, name, value), [user.id]);
   } else if (legacy === 'display') {
-    actor.events.publish({ type: 'update_display_settings', user: email, setting_name: name, setting: value, ...languageName }, [user.id]);
+    actor.events.publish(displaySettingsEvent(email, name, value, languageName), [user.id]);
   }
 }
 
@@ -63,7 +64,7 @@ export function publishEmailVisibilityChange(actor: RealmActor, user: User, oldV
     const can = canSeeRealEmail(viewer, user);
     if (could !== can) (can ? gained : lost).push(id);
   }
-  const event = (deliveryEmail: string | null) => ({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: deliveryEmail } });
+  const event = (deliveryEmail: string | null) => realmUserUpdateEvent(user.id, { delivery_email: deliveryEmail });
   if (gained.length) actor.events.publish(event(user.deliveryEmail), gained);
   if (lost.length) actor.events.publish(event(null), lost);
   const newVisibility = user.settings.email_address_visibility;
@@ -73,6 +74,6 @@ export function publishEmailVisibilityChange(actor: RealmActor, user: User, oldV
 }
 
 /** `realm_bot` update with the changed fields, to the bot's owner and the administrators. */
-export function publishBotUpdate(actor: RealmActor, bot: User, fields: Record<string, unknown>): void {
-  actor.events.publish({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } }, botAudience(actor.state, bot));
+export function publishBotUpdate(actor: RealmActor, bot: User, change: BotChange): void {
+  actor.events.publish(realmBotUpdateEvent(bot.id, change), botAudience(actor.state, bot));
 }

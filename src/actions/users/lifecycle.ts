@@ -7,13 +7,13 @@ import { Role, type User } from '../../model/types.js';
 import { saveUser } from '../../db/organization.js';
 import { generateApiKey } from '../../auth/keys.js';
 import { directMemberIds } from '../../views/groups.js';
-import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { checkFullName, checkRole } from './create.js';
 import { revokeInvitesOf } from '../realm/invites.js';
 import { applyProfileData, type ProfileDataEntry } from './profileFields.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { botForAdmin } from '../../permissions/bots.js';
-import { publishBotUpdate } from './events.js';
+import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
+import { userGroupMembersEvent } from '../../events/catalog/index.js';
 import { deleteSessionsOf } from './login.js';
 
 export const cannotDeactivateLastUser = (isLastOwner: boolean) => {
@@ -37,12 +37,6 @@ async function writeUser(actor: RealmActor, user: User, changes: Partial<User>):
 
 const everyone = (actor: RealmActor) => actor.state.activeUsers().map((u) => u.id);
 
-/** realm_user update about a user, to those who can see that user. */
-function publishPersonUpdate(actor: RealmActor, target: User, fields: Record<string, unknown>): void {
-  const person = { user_id: target.id, ...fields };
-  actor.events.publish({ type: 'realm_user', op: 'update', person }, usersWhoCanAccess(actor.state, target));
-}
-
 /**
  * Role changes move users between system groups; clients keep group membership, so tell
  * them which direct memberships changed.
@@ -59,10 +53,7 @@ function publishSystemGroupChanges(actor: RealmActor, before: Map<number, Set<nu
     const was = before.get(groupId)?.has(userId) ?? false;
     const is = members.has(userId);
     if (was === is) continue;
-    actor.events.publish(
-      { type: 'user_group', op: is ? 'add_members' : 'remove_members', group_id: groupId, user_ids: [userId] },
-      everyone(actor),
-    );
+    actor.events.publish(userGroupMembersEvent(is ? 'add_members' : 'remove_members', groupId, [userId]), everyone(actor));
   }
 }
 
@@ -83,7 +74,7 @@ async function deactivate(actor: RealmActor, target: User): Promise<void> {
   }
   await revokeInvitesOf(actor, target.id);
   for (const u of affected) {
-    publishPersonUpdate(actor, u, { is_active: false });
+    publishRealmUserUpdate(actor, u, { is_active: false });
     if (u.isBot) publishBotUpdate(actor, u, { is_active: false });
   }
 }
@@ -126,7 +117,7 @@ export function deactivateBot(actor: RealmActor, acting: User, botId: number): P
 /** Reactivates a user or bot. */
 async function reactivate(actor: RealmActor, target: User): Promise<void> {
   const updated = await writeUser(actor, target, { isActive: true });
-  publishPersonUpdate(actor, updated, { is_active: true });
+  publishRealmUserUpdate(actor, updated, { is_active: true });
   if (updated.isBot) publishBotUpdate(actor, updated, { is_active: true });
 }
 
@@ -169,12 +160,12 @@ export async function applyUserChanges(actor: RealmActor, target: User, changes:
   const before = systemMembership(actor);
   const updated = await writeUser(actor, target, { role: role ?? target.role, fullName: fullName ?? target.fullName });
   if (role !== undefined) {
-    publishPersonUpdate(actor, updated, { role });
+    publishRealmUserUpdate(actor, updated, { role });
     if (updated.isActive) publishSystemGroupChanges(actor, before, updated.id);
     if (updated.isBot) publishBotUpdate(actor, updated, { role });
   }
   if (fullName !== undefined) {
-    publishPersonUpdate(actor, updated, { full_name: fullName });
+    publishRealmUserUpdate(actor, updated, { full_name: fullName });
     if (updated.isBot) publishBotUpdate(actor, updated, { full_name: fullName });
   }
   return updated;

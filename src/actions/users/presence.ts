@@ -10,6 +10,7 @@ import { legacyPresenceDict, modernPresence, nowSeconds, presenceDisabled } from
 import { wantsSimplifiedPresence } from '../../events/shape.js';
 import { PRESENCE_OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS, USER_LIMIT_FOR_PRESENCE_EVENTS } from '../../model/limits.js';
 import { userSettingValue } from '../../model/userSettings.js';
+import { presenceEvent, legacyPresenceEvent } from '../../events/catalog/index.js';
 
 /** Several open tabs ping within a minute; one change per 55 s is enough. */
 const PRESENCE_UPDATE_MIN_FREQ_SECONDS = 55;
@@ -38,8 +39,8 @@ function announcePresence(actor: RealmActor, user: User, row: UserPresence, forc
   actor.events.publish(
     (queue) =>
       wantsSimplifiedPresence(queue)
-        ? { type: 'presence', presences: { [String(user.id)]: modern } }
-        : { type: 'presence', email, user_id: user.id, server_timestamp: serverTimestamp, presence: { website: legacy } },
+        ? presenceEvent(user.id, modern)
+        : legacyPresenceEvent(user.id, email, serverTimestamp, legacy),
     audience,
   );
 }

@@ -4,9 +4,10 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { CustomProfileField, User } from '../../model/types.js';
 import { deleteProfileField, insertProfileField, saveProfileField, saveProfileFieldOrder, saveProfileValues } from '../../db/profileFields.js';
 import { renderContent } from '../messages/render.js';
-import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { checkFieldDefinition, checkFieldValue, formatField, isRenderable, MAX_SUMMARY_FIELDS, type FieldDefinitionInput } from '../../views/profileFields.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
+import { customProfileFieldsEvent } from '../../events/catalog/index.js';
+import { publishRealmUserUpdate } from './events.js';
 
 const everyone = (actor: RealmActor) => actor.state.activeUsers().map((u) => u.id);
 
@@ -15,7 +16,7 @@ function sortedFields(actor: RealmActor): CustomProfileField[] {
 }
 
 function publishFields(actor: RealmActor): void {
-  actor.events.publish({ type: 'custom_profile_fields', fields: sortedFields(actor).map(formatField) }, everyone(actor));
+  actor.events.publish(customProfileFieldsEvent(sortedFields(actor).map(formatField)), everyone(actor));
 }
 
 function fieldById(actor: RealmActor, id: number): CustomProfileField {
@@ -119,12 +120,10 @@ export function reorderProfileFields(actor: RealmActor, acting: User, order: num
 }
 
 function publishValue(actor: RealmActor, userId: number, fieldId: number, value: string | null, rendered: string | null): void {
-  const custom: Record<string, unknown> = { id: fieldId, value };
-  if (rendered !== null) custom.rendered_value = rendered;
   const target = actor.user(userId);
   if (!target) return;
-  const event = { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: custom } };
-  actor.events.publish(event, usersWhoCanAccess(actor.state, target));
+  const field = rendered === null ? { id: fieldId, value } : { id: fieldId, value, rendered_value: rendered };
+  publishRealmUserUpdate(actor, target, { custom_profile_field: field });
 }
 
 export interface ProfileDataEntry {

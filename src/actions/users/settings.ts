@@ -7,7 +7,7 @@ import { checkFullName } from './create.js';
 import { presenceSettingChanged } from './presence.js';
 import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.js';
 import { FailureLimiter } from '../../auth/failures.js';
-import { checkSettingValue, userSettingValue } from '../../model/userSettings.js';
+import { checkSettingValue, userSettingValue, type SettingValue } from '../../model/userSettings.js';
 import { publishEmailVisibilityChange, publishRealmUserUpdate, publishSettingChange } from './events.js';
 import { apiEmail } from '../../views/users.js';
 import { updateFullName, updatePasswordHash, updateTimezone, updateUserSettings } from '../../db/settings.js';
@@ -85,9 +85,10 @@ export async function updateOwnSettings(actor: RealmActor, acting: User, update:
         if (checked !== user.fullName) fullName = checked;
       }
     }
-    const changed: Record<string, unknown> = {};
+    const changed: Record<string, SettingValue> = {};
     for (const [name, value] of Object.entries(update.settings)) {
-      if (userSettingValue(user.settings, name) !== value) changed[name] = value;
+      // Checked by checkSettingValue before the turn began.
+      if (userSettingValue(user.settings, name) !== value) changed[name] = value as SettingValue;
     }
     const newTimezone = timezone !== undefined && timezone !== user.timezone ? timezone : undefined;
     const anySetting = Object.keys(changed).length > 0;

@@ -7,8 +7,8 @@ import { emojiDataPath } from '../../http/emojiData.js';
 import { realmSettingsState } from '../../views/realmSettings.js';
 import { REALM_LIMITS, longpollTimeoutSeconds } from '../../model/limits.js';
 import { wantsLinkifierUrlTemplate, type CapabilityHolder } from '../../events/shape.js';
-import { listLinkifiers } from '../../actions/realm/linkifiers.js';
-import { listPlaygrounds } from '../../actions/realm/playgrounds.js';
+import { listLinkifiers } from '../../views/linkifiers.js';
+import { listPlaygrounds } from '../../views/playgrounds.js';
 
 /** Distinguishes server processes to clients (Zulip's server_generation): the start time. */
 const SERVER_GENERATION = Date.now();
