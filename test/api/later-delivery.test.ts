@@ -80,7 +80,9 @@ describe('delivery of a scheduled message', () => {
     const at = secondsFromNow(2);
     const post = async (content: string) =>
       ok(await member.post('/scheduled_messages', { type: 'direct', to: [other.userId], content, scheduled_delivery_timestamp: at })).scheduled_message_id as number;
-    const [moved, cancelled, kept] = [await post('moved one'), await post('cancelled one'), await post('kept one')];
+    const moved = await post('moved one');
+    const cancelled = await post('cancelled one');
+    await post('kept one');
     const movedTo = at + 2;
     ok(await member.patch(`/scheduled_messages/${moved}`, { scheduled_delivery_timestamp: movedTo, content: 'moved one, edited' }));
     ok(await member.delete(`/scheduled_messages/${cancelled}`));
@@ -115,7 +117,7 @@ describe('delivery of a scheduled message', () => {
     }, 'the failure', 10_000);
     expect(failed).toMatchObject({ type: 'stream', to: vault, topic: 'gold', content: 'open the vault', scheduled_delivery_timestamp: at });
     expect(await withText(other, 'open the vault')).toEqual([]);
-    const notice = await until(async () => (await withText(sender, 'was not sent because of the following error')).at(0), 'the notice', 5000);
+    const notice = await until(async () => (await withText(sender, 'was not sent because of the following error')).at(0), 'the notice', 5000) as Json;
     expect(notice.sender_full_name).toBe('Notification Bot');
     expect(notice.content).toBe(
       `The message you scheduled for <time:${new Date(at * 1000).toISOString().replace('.000Z', '+00:00')}> was not sent because of the following error:\n\n` +
@@ -139,7 +141,7 @@ describe('delivery of a reminder', () => {
     const target = ok(await other.post('/messages', { type: 'stream', to: 'design', topic: 'dates', content: 'Launch is on **Friday**' })).id as number;
     const q = await register(member, { event_types: ['message', 'reminders'], fetch_event_types: [] });
     const id = ok(await member.post('/reminders', { message_id: target, scheduled_delivery_timestamp: secondsFromNow(2) })).reminder_id as number;
-    const reminder = await until(async () => (await withText(member, 'You requested a reminder')).at(0), 'the reminder', 10_000);
+    const reminder = await until(async () => (await withText(member, 'You requested a reminder')).at(0), 'the reminder', 10_000) as Json;
     expect(reminder).toMatchObject({ sender_full_name: 'Notification Bot', type: 'private' });
     expect((reminder.display_recipient as Json[]).map((u) => u.id).sort()).toEqual([member.userId, reminder.sender_id].sort());
     expect(reminder.content).toContain('```quote\nLaunch is on **Friday**\n```');

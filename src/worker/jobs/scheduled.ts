@@ -19,9 +19,12 @@ import { deliverDue } from '../../actions/later/delivery.js';
 import { deliveryJobId, queueDelivery } from '../../actions/later/wakeUp.js';
 import type { WorkerJobDeps } from './deps.js';
 
-/** Passes before a job is left to the sweep, and the wait between them. */
-const MAX_HOPS = 60;
-const HOP_DELAY_MS = 500;
+/**
+ * Passes before a job is left to the sweep (about 30 s), and the wait between them. A pass
+ * lands on any worker, so with N workers the realm's holder gets it after about N/2 passes.
+ */
+const MAX_HOPS = 150;
+const HOP_DELAY_MS = 200;
 /** A row this late has lost its job (it would have run by now). */
 const OVERDUE_MS = 2000;
 const SWEEP_BATCH = 5000;
