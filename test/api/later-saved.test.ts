@@ -79,6 +79,7 @@ describe('drafts', () => {
       [[{ ...good, content: '   ' }], 'drafts[0]["content"] cannot be blank'],
       [[{ ...good, extra: 1 }], 'Argument "extra" at drafts[0]["extra"] is unexpected'],
       [[{ ...good, timestamp: -5 }], 'Timestamp must not be negative.'],
+      [[{ ...good, timestamp: 1e300 }], 'Invalid timestamp'],
       [[{ ...good, to: [channelId, channelId] }], 'Must specify exactly 1 channel ID for channel messages'],
       [[{ ...good, to: [privateId] }], 'Invalid channel ID'],
       [[{ ...good, to: [999999] }], 'Invalid channel ID'],

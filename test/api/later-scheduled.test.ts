@@ -118,6 +118,7 @@ describe('scheduled messages', () => {
       [{ topic: undefined }, 'Missing topic'],
       [{ content: '   ' }, 'Message must not be empty'],
       [{ scheduled_delivery_timestamp: 'soon' }, 'scheduled_delivery_timestamp is not an integer'],
+      [{ scheduled_delivery_timestamp: 9e15 }, 'Invalid scheduled_delivery_timestamp'],
       [{ type: 'direct', to: other.userId }, 'Invalid data type for recipients'],
       [{ type: 'direct', to: [] }, 'Message must have recipients'],
       [{ type: 'direct', to: [999999] }, 'Invalid user ID 999999'],

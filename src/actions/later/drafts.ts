@@ -23,12 +23,15 @@ export interface DraftInput {
 }
 
 const draftDoesNotExist = () => notFound('Draft does not exist');
+/** The end of year 9999: later times are not dates (Python's datetime stops there). */
+const LATEST_SECONDS = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 
 /** Zulip's further_validated_draft_dict. Runs in the mailbox (channel access is read from memory). */
 function checkDraft(actor: RealmActor, user: User, d: DraftInput): DraftValues {
   const content = normalizeContent(d.content);
   const seconds = Math.round((d.timestamp ?? Date.now() / 1000) * 1e6) / 1e6;
   if (seconds < 0) throw badRequest('Timestamp must not be negative.');
+  if (!(seconds <= LATEST_SECONDS)) throw badRequest('Invalid timestamp');
   const values: DraftValues = { streamId: null, dmUserIds: null, topic: '', content, lastEditTime: new Date(seconds * 1000) };
   if (d.type === 'stream') {
     const topic = truncate(d.topic, MAX_TOPIC_LENGTH, '...');

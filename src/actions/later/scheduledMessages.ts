@@ -40,7 +40,11 @@ function sendTo(type: ScheduledType, to: ScheduledTo): string {
 /** Zulip's Addressee.is_message_to_self. */
 const toSelfOnly = (target: SendTarget, sender: User) => target.userIds !== null && target.userIds.every((id) => id === sender.id);
 
+/** Latest time a timestamp may name (the end of year 9999, as Python's datetime). */
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
 export function checkFuture(at: Date): void {
+  if (!(at.getTime() <= LATEST_MS)) throw badRequest('Invalid scheduled_delivery_timestamp');
   if (at.getTime() <= Date.now()) throw deliveryTimeNotInFuture();
 }
 
