@@ -1,8 +1,9 @@
 // Delivery of scheduled messages and reminders, on a server of its own with a database of its
 // own (one-process mode: in-process delayed jobs). A message scheduled 2 s ahead arrives once,
-// as a normal message with its events, to every recipient, also when the process is killed
-// with SIGKILL just before the due time and started again; an edit moves it and a deletion
-// cancels it; delivery checks the sender's rights again and records a refusal.
+// as a normal message with its events, to every recipient; an edit moves it and a deletion
+// cancels it; delivery checks the sender's rights again and records a refusal. Last, the
+// process is killed with SIGKILL just before a due time (its in-process timers die with it)
+// and started again on the same database: it finds the messages and delivers each once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannel, events, register, unsubscribe } from '../helpers/messages.js';
 import { until } from '../helpers/ownServer.js';
@@ -153,6 +154,39 @@ describe('delivery of a reminder', () => {
     expect(evs.find((e) => e.type === 'reminders' && e.op === 'remove')!.reminder_id).toBe(id);
     expect(evs.filter((e) => e.type === 'message')).toHaveLength(1);
     expect(ok(await member.get('/reminders')).reminders).toEqual([]);
+  });
+});
+
+describe('a crash of the process before the due time', () => {
+  it('loses no scheduled message and delivers each once after the restart', async () => {
+    const now = Math.ceil(Date.now() / 1000);
+    const dueSoon = ok(await member.post('/scheduled_messages', { type: 'direct', to: [other.userId], content: 'due before the restart', scheduled_delivery_timestamp: now + 2 }));
+    const dueLater = ok(await member.post('/scheduled_messages', { type: 'stream', to: await streamId(member, 'design'), topic: 'after', content: 'due after the restart', scheduled_delivery_timestamp: now + 8 }));
+    expect(dueSoon.scheduled_message_id).not.toBe(dueLater.scheduled_message_id);
+    // Just before the first one is due.
+    await sleep(Math.max(0, (now + 2) * 1000 - Date.now() - 400));
+    // Sweeps every second from now on: a duplicate delivery would have every chance to happen.
+    await server.crashAndRestart({ SCHEDULED_SWEEP_SECONDS: '1' });
+    [owner, member, other] = [owner, member, other].map((c) => server.client(c));
+    const queues = await Promise.all([owner, member, other].map((c) => register(c, { event_types: ['message', 'scheduled_messages'], fetch_event_types: [] })));
+
+    await until(async () => (await withText(other, 'due before the restart')).length > 0, 'the message due before the restart', 10_000);
+    await until(async () => (await withText(owner, 'due after the restart')).length > 0, 'the message due after the restart', 12_000);
+    expect(Date.now() / 1000).toBeGreaterThanOrEqual(now + 8);
+    // Several sweeps later, still once each.
+    await sleep(2500);
+    for (const c of [member, other]) expect(await withText(c, 'due before the restart'), c.email).toHaveLength(1);
+    for (const c of [owner, member, other]) expect(await withText(c, 'due after the restart'), c.email).toHaveLength(1);
+    expect(ok(await member.get('/scheduled_messages')).scheduled_messages).toEqual([]);
+
+    // The one due after the restart came to the new process's queues as a normal message.
+    for (const [i, c] of [owner, member, other].entries()) {
+      const msgs = (await events(c, queues[i]!.queueId)).filter((e) => e.type === 'message' && e.message.content === 'due after the restart');
+      expect(msgs, c.email).toHaveLength(1);
+      expect(msgs[0]!.message).toMatchObject({ sender_id: member.userId, display_recipient: 'design', subject: 'after' });
+    }
+    const removed = (await events(member, queues[1]!.queueId)).filter((e) => e.type === 'scheduled_messages' && e.op === 'remove');
+    expect(removed.map((e) => e.scheduled_message_id)).toContain(dueLater.scheduled_message_id);
   });
 });
 
