@@ -26,6 +26,8 @@ import { topicEndpoints } from './topics.js';
 import { linkifierEndpoints } from './linkifiers.js';
 import { playgroundEndpoints } from './playgrounds.js';
 import { renderEndpoints } from './render.js';
+import { scheduledMessageEndpoints } from './scheduled_messages.js';
+import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
@@ -55,6 +57,8 @@ export const endpoints: Endpoint[] = [
   ...linkifierEndpoints,
   ...playgroundEndpoints,
   ...renderEndpoints,
+  ...scheduledMessageEndpoints,
+  ...draftEndpoints,
   ...sessionEndpoints,
 ];
 

@@ -37,9 +37,27 @@ export interface PushJob {
 /** The retention sweep takes no data: it works on the realms of the process that runs it. */
 export type RetentionJob = Record<string, never>;
 
+/**
+ * A scheduled message or reminder coming due. Only a wake-up: the row in the database says
+ * whether there is still anything to deliver, and for which time.
+ */
+export interface ScheduledDeliveryJob {
+  realmId: number;
+  scheduledMessageId: number;
+  /** The delivery time the job was queued for (ms); a row moved to another time has another job. */
+  dueMs: number;
+  /** How often the job was passed on by processes that may not hold the realm. */
+  hop?: number;
+}
+
+/** The sweep takes no data: it looks in the database for every row coming due. */
+export type ScheduledSweepJob = Record<string, never>;
+
 export interface JobPayloads {
   push: PushJob;
   retention: RetentionJob;
+  'scheduled-delivery': ScheduledDeliveryJob;
+  'scheduled-sweep': ScheduledSweepJob;
 }
 
 /** A table with the catalog's data types: what the request path may queue. */

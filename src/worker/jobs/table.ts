@@ -5,10 +5,13 @@ import type { JobPayloads } from '../../jobs/payloads.js';
 import type { WorkerJobDeps } from './deps.js';
 import { pushJob } from './push.js';
 import { retentionJob } from './retention.js';
+import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
 
 export const jobTable = {
   push: pushJob,
   retention: retentionJob,
+  'scheduled-delivery': scheduledDeliveryJob,
+  'scheduled-sweep': scheduledSweepJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
 
 export type ServerJobs = typeof jobTable;
