@@ -207,6 +207,18 @@ export async function unreadMessages(sql: Sql, realmId: number, v: ViewerScope, 
   }));
 }
 
+/**
+ * The newest message the viewer received, up to an id (Zulip's max_message_id_for_user: the
+ * newest of the user's own message rows); null when there is none.
+ */
+export async function maxReceivedMessageId(sql: Sql, realmId: number, v: ViewerScope, upTo: number): Promise<number | null> {
+  const rows = await sql<Array<{ id: string }>>`
+    SELECT m.id FROM messages m LEFT JOIN message_flags f ON f.message_id = m.id AND f.user_id = ${v.userId}
+    WHERE m.realm_id = ${realmId} AND m.id <= ${upTo} AND ${receivedSql(sql, v)}
+    ORDER BY m.id DESC LIMIT 1`;
+  return rows.length ? Number(rows[0]!.id) : null;
+}
+
 /** Ids of the viewer's unread messages matching an extra condition (mark as read). */
 export async function unreadIds(sql: Sql, realmId: number, v: ViewerScope, extra: Fragment): Promise<number[]> {
   const rows = await sql<Array<{ id: string }>>`

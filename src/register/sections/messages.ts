@@ -10,7 +10,7 @@ import { VisibilityPolicy } from '../../model/messageState.js';
 import type { RegisterArgs } from '../args.js';
 import { topicForQueue } from '../../events/shape.js';
 import { Flag, starredMessageIds } from '../../db/flags.js';
-import { latestInConversations, unreadMessages } from '../../db/narrow.js';
+import { latestInConversations, maxReceivedMessageId, unreadMessages } from '../../db/narrow.js';
 import { cachedReader } from './readerCache.js';
 import { viewerScope } from '../../queries/messages.js';
 
@@ -20,8 +20,14 @@ const RECENT_CONVERSATIONS_LIMIT = 1000;
 
 const fetchTypesOf = (args: RegisterArgs) => args.fetch_event_types ?? args.event_types ?? null;
 
-export function maxMessageIdSection(actor: RealmActor): Record<string, unknown> {
-  return { max_message_id: actor.state.messaging.publishedUpTo };
+/**
+ * The newest message the user received (-1 for none), as Zulip computes it: clients keep it
+ * from the message events they get, so messages of channels the user is not in must not count.
+ */
+export async function maxMessageIdSection(actor: RealmActor, user: User): Promise<Record<string, unknown>> {
+  const upTo = actor.state.messaging.publishedUpTo;
+  const reader = await cachedReader(actor, user);
+  return { max_message_id: (await maxReceivedMessageId(actor.sql, actor.realm.id, viewerScope(reader), upTo)) ?? -1 };
 }
 
 export async function unreadMsgsSection(actor: RealmActor, user: User, args: RegisterArgs): Promise<Record<string, unknown>> {
