@@ -17,6 +17,7 @@ import { invalidChannelId } from '../channels/channels.js';
 import { canAccessChannelContent } from '../../permissions/channelAccess.js';
 import type { PendingQuery, Row } from 'postgres';
 import { updateMessageFlagsEvent, type UnreadDetails } from '../../events/catalog/index.js';
+import { notifiableTopic } from './notifications.js';
 
 const EDITABLE = new Set(['read', 'starred', 'collapsed']);
 const KNOWN = new Set([...EDITABLE, 'mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'has_alert_word', 'historical']);
@@ -30,16 +31,15 @@ export function checkFlagRequest(op: string, flag: string): number {
 
 /** What a client needs to put a message back into its unread counts. */
 function messageDetails(actor: RealmActor, user: User, m: MessageRecord, flags: number, queue: EventQueue): UnreadDetails {
-  const mentioned = (flags & (Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0;
+  // As in Zulip's unread data: the channel's and the topic's muting both count, and a
+  // channel-wide or topic-wide mention is a mention only where the conversation is not muted.
+  const unmuted = m.streamId === null || notifiableTopic(actor, user, m.streamId, m.topic);
+  const wildcard = (flags & (Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0;
+  const mentioned = (flags & Flag.MENTIONED) !== 0 || (wildcard && unmuted);
   const details: UnreadDetails =
     m.streamId === null
       ? { type: 'private', user_ids: (actor.state.messaging.conversations.get(m.recipientId)?.userIds ?? []).filter((id) => id !== user.id) }
-      : {
-          type: 'stream',
-          stream_id: m.streamId,
-          topic: topicForQueue(queue, m.topic),
-          unmuted_stream_msg: !(actor.state.subscription(user.id, m.streamId)?.isMuted ?? false),
-        };
+      : { type: 'stream', stream_id: m.streamId, topic: topicForQueue(queue, m.topic), unmuted_stream_msg: unmuted };
   if (mentioned) details.mentioned = true;
   return details;
 }

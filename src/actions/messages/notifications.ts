@@ -25,7 +25,7 @@ export interface PushRecipient {
 const setting = (user: User, name: string) => userSettingValue(user.settings, name) === true;
 
 /** Whether a user hears of a channel topic at all: not muted (a topic can be unmuted or followed in a muted channel). */
-function notifiableTopic(actor: RealmActor, user: User, streamId: number, topic: string): boolean {
+export function notifiableTopic(actor: RealmActor, user: User, streamId: number, topic: string): boolean {
   const policy = actor.state.messaging.userTopic(user.id, streamId, topic)?.visibilityPolicy ?? VisibilityPolicy.INHERIT;
   if (policy === VisibilityPolicy.MUTED) return false;
   const muted = actor.state.subscription(user.id, streamId)?.isMuted === true;

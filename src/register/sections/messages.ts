@@ -13,6 +13,7 @@ import { Flag, starredMessageIds } from '../../db/flags.js';
 import { latestInConversations, maxReceivedMessageId, unreadMessages } from '../../db/narrow.js';
 import { cachedReader } from './readerCache.js';
 import { viewerScope } from '../../queries/messages.js';
+import { notifiableTopic } from '../../actions/messages/notifications.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: older unread messages are left out (old_unreads_missing). */
 const MAX_UNREAD_MESSAGES = 50000;
@@ -30,6 +31,12 @@ export async function maxMessageIdSection(actor: RealmActor, user: User): Promis
   return { max_message_id: (await maxReceivedMessageId(actor.sql, actor.realm.id, viewerScope(reader), upTo)) ?? -1 };
 }
 
+/**
+ * Unread messages as Zulip's aggregate_unread_data gives them: conversations in a fixed order
+ * (channel messages by channel id and topic, direct ones by the other user), `count` without
+ * muted conversations, and channel-wide or topic-wide mentions only where not muted (the
+ * client applies events to exactly this).
+ */
 export async function unreadMsgsSection(actor: RealmActor, user: User, args: RegisterArgs): Promise<Record<string, unknown>> {
   const types = fetchTypesOf(args);
   // Zulip sends unread_msgs only when both message and update_message_flags are fetched.
@@ -45,13 +52,16 @@ export async function unreadMsgsSection(actor: RealmActor, user: User, args: Reg
   let count = 0;
   const holder = { client_capabilities: args.client_capabilities };
   for (const r of rows) {
+    let unmuted = true;
     if (r.streamId !== null) {
       const sub = state.subscription(user.id, r.streamId);
       if (!sub?.active) continue;
-      const key = `${r.streamId}\n${r.topic.toLowerCase()}`;
+      const topic = topicForQueue(holder, r.topic);
+      const key = JSON.stringify([r.streamId, topic.toLowerCase()]);
       let entry = streams.get(key);
-      if (!entry) streams.set(key, (entry = { stream_id: r.streamId, topic: topicForQueue(holder, r.topic), unread_message_ids: [] }));
+      if (!entry) streams.set(key, (entry = { stream_id: r.streamId, topic, unread_message_ids: [] }));
       entry.unread_message_ids.push(r.id);
+      unmuted = notifiableTopic(actor, user, r.streamId, r.topic);
     } else {
       const ids = state.messaging.conversations.get(r.recipientId)?.userIds ?? [];
       if (ids.length <= 2) {
@@ -66,15 +76,20 @@ export async function unreadMsgsSection(actor: RealmActor, user: User, args: Reg
         list.push(r.id);
       }
     }
-    count++;
-    const wildcard = r.streamWildcard && r.streamId !== null;
-    if (wildcard || (r.flags & (Flag.MENTIONED | Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0) mentions.push(r.id);
+    if (unmuted) count++;
+    const wildcard = (r.streamWildcard && r.streamId !== null) || (r.flags & (Flag.STREAM_WILDCARD_MENTIONED | Flag.TOPIC_WILDCARD_MENTIONED)) !== 0;
+    if ((r.flags & Flag.MENTIONED) !== 0 || (wildcard && unmuted)) mentions.push(r.id);
   }
+  const byStreamAndTopic = (a: string, b: string) => {
+    const [sa, ta] = JSON.parse(a) as [number, string];
+    const [sb, tb] = JSON.parse(b) as [number, string];
+    return sa - sb || (ta < tb ? -1 : ta > tb ? 1 : 0);
+  };
   return {
     unread_msgs: {
-      pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
-      streams: [...streams.values()],
-      huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+      pms: [...pms].sort((a, b) => a[0] - b[0]).map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+      streams: [...streams.keys()].sort(byStreamAndTopic).map((k) => streams.get(k)!),
+      huddles: [...huddles].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
       mentions,
       count,
       old_unreads_missing: rows.length >= MAX_UNREAD_MESSAGES,
