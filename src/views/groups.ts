@@ -18,13 +18,18 @@ const SYSTEM_NESTING: Record<string, { direct: (u: User, full: boolean) => boole
   'role:nobody': { direct: () => false, subgroup: null },
 };
 
+/** Whether an active user is a direct member of a system group (by role and account age). */
+export function isDirectSystemMember(state: RealmState, group: UserGroup, user: User): boolean {
+  const nesting = SYSTEM_NESTING[group.name];
+  return user.isActive && nesting !== undefined && nesting.direct(user, isFullMember(state, user));
+}
+
 /** Active direct members, in id order. */
 export function directMemberIds(state: RealmState, group: UserGroup): number[] {
   if (group.isSystemGroup) {
-    const nesting = SYSTEM_NESTING[group.name];
-    if (!nesting) return [];
+    if (!SYSTEM_NESTING[group.name]) return [];
     return state.activeUsers()
-      .filter((u) => nesting.direct(u, isFullMember(state, u)))
+      .filter((u) => isDirectSystemMember(state, group, u))
       .map((u) => u.id)
       .sort((a, b) => a - b);
   }

@@ -9,7 +9,8 @@ import { ROLES, Role, type User, type UserSettings } from '../../model/types.js'
 import { realmUserDefault } from '../realm/settings.js';
 import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { formatUser } from '../../views/users.js';
-import { realmUserAddEvent } from '../../events/catalog/index.js';
+import { realmUserAddEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
+import { isDirectSystemMember } from '../../views/groups.js';
 
 // Deliberately simple: one @, no spaces, a dot in the domain or a single-label host.
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
@@ -87,6 +88,14 @@ export function announceUser(actor: RealmActor, user: User): void {
     (queue) => realmUserAddEvent(formatUser(config, actor.realm, actor.user(queue.userId) ?? null, user, { clientGravatar: queue.opts.clientGravatar })),
     viewers,
   );
+  // Clients keep system group membership: the new user joins its role's groups (as Zulip's
+  // do_create_user tells everyone).
+  const everyone = actor.state.activeUsers().map((u) => u.id);
+  for (const group of actor.state.groups.values()) {
+    if (group.isSystemGroup && isDirectSystemMember(actor.state, group, user)) {
+      actor.events.publish(userGroupMembersEvent('add_members', group.id, [user.id]), everyone);
+    }
+  }
 }
 
 /** POST /users: organization administrators holding the can_create_users permission. */
