@@ -18,6 +18,9 @@ import { REALM_LIMITS } from '../../model/limits.js';
 import { announceUser } from '../users/create.js';
 import { sendMessageNow } from './send.js';
 import { realmProperty } from '../../permissions/realmSettings.js';
+import { realmBotAddEvent } from '../../events/catalog/index.js';
+import { formatBot } from '../../views/bots.js';
+import { botAudience } from '../../permissions/bots.js';
 
 export const NOTIFICATION_BOT_NAME = 'Notification Bot';
 const GENERIC_BOT = 1;
@@ -56,6 +59,8 @@ export function ensureNotificationBot(actor: RealmActor): Promise<User> {
       botOwnerId: null,
     });
     announceUser(actor, bot);
+    // Administrators list every bot of the realm (register `realm_bots`), this one included.
+    actor.events.publish(realmBotAddEvent(formatBot(actor, bot)), botAudience(actor.state, bot));
     return bot;
   });
 }
