@@ -23,6 +23,8 @@ import { followsWhereMentioned, policyForSend, userTopicChanged } from './topicP
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
 import { enqueueMessageNotifications } from './notifications.js';
+import { metadataAudience } from '../../permissions/channelAccess.js';
+import { channelChanged } from '../channels/events.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -175,6 +177,16 @@ async function topicPolicies(actor: RealmActor, sender: User, a: Addressee, rend
   return out;
 }
 
+/**
+ * The channel's first message: recipients learn it from the message event; everyone else who
+ * can see the channel gets the channel update Zulip sends when the first message changes, so
+ * their `first_message_id` does not stay null.
+ */
+function publishFirstMessage(actor: RealmActor, stream: Stream, id: number, recipients: Map<number, number>): void {
+  const others = [...metadataAudience(actor.state, stream)].filter((userId) => !recipients.has(userId));
+  if (others.length) actor.events.publish(channelChanged(stream, 'first_message_id', id), others);
+}
+
 /** Runs in the mailbox: checks, assigns the id, updates memory, and prepares the rows and events. */
 async function prepareSend(actor: RealmActor, sender: User, input: SendInput, content: string, rendered: RenderedContent) {
   const { state } = actor;
@@ -253,6 +265,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
         publicChannel: !!stream && !stream.inviteOnly,
       });
       enqueueMessageNotifications(actor, message, bits);
+      if (firstInStreamId !== null && stream) publishFirstMessage(actor, stream, id, bits);
     },
     undo() {
       for (const u of undo.reverse()) u();
