@@ -53,7 +53,6 @@ export function realmSection(actor: RealmActor): Record<string, unknown> {
     realm_url: url,
     realm_uri: url,
     realm_date_created: Math.floor(realm.dateCreated.getTime() / 1000),
-    realm_web_public_access_enabled: realm.settings.enable_spectator_access,
     realm_enable_spectator_access: realm.settings.enable_spectator_access,
     realm_waiting_period_threshold: realm.settings.waiting_period_threshold,
     ...realmSettingsState(actor),
