@@ -15,6 +15,7 @@ import { botForAdmin } from '../../permissions/bots.js';
 import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
 import { userGroupMembersEvent } from '../../events/catalog/index.js';
 import { deleteSessionsOf } from './login.js';
+import { publishDeactivation, publishReactivation } from './activation.js';
 
 export const cannotDeactivateLastUser = (isLastOwner: boolean) => {
   const entity = isLastOwner ? 'organization owner' : 'user';
@@ -74,6 +75,7 @@ async function deactivate(actor: RealmActor, target: User): Promise<void> {
   }
   await revokeInvitesOf(actor, target.id);
   for (const u of affected) {
+    publishDeactivation(actor, u);
     publishRealmUserUpdate(actor, u, { is_active: false });
     if (u.isBot) publishBotUpdate(actor, u, { is_active: false });
   }
@@ -119,6 +121,7 @@ async function reactivate(actor: RealmActor, target: User): Promise<void> {
   const updated = await writeUser(actor, target, { isActive: true });
   publishRealmUserUpdate(actor, updated, { is_active: true });
   if (updated.isBot) publishBotUpdate(actor, updated, { is_active: true });
+  publishReactivation(actor, updated);
 }
 
 /** POST /users/{id}/reactivate: administrators. */
