@@ -7,8 +7,8 @@ import {
 } from '../../events/catalog/index.js';
 import type { EventSource } from '../../events/hub.js';
 import { activeSubscriberIds, formatStream, formatSubscription } from '../../views/channels.js';
-import { canSeeSubscribers, metadataAudience, subscriberAudience } from '../../permissions/channelAccess.js';
-import { hasCapability } from '../../events/shape.js';
+import { canAccessChannelMetadata, canSeeSubscribers, metadataAudience, subscriberAudience } from '../../permissions/channelAccess.js';
+import { hasCapability, wantsArchivedChannels } from '../../events/shape.js';
 
 
 const without = (set: Set<number>, other: Set<number>) => [...set].filter((id) => !other.has(id));
@@ -79,4 +79,40 @@ export function publishDefaultStreams(actor: RealmActor): void {
   const ids = [...actor.state.streams.values()].filter((s) => s.isDefault).map((s) => s.id).sort((a, b) => a - b);
   const audience = actor.state.activeUsers().filter((u) => u.role !== Role.GUEST).map((u) => u.id);
   actor.events.publish(defaultStreamsEvent(ids), audience);
+}
+
+/** The channels a user may see, each with whether they may also see its subscribers. */
+export function channelVisibility(actor: RealmActor, user: User): Map<number, boolean> {
+  const out = new Map<number, boolean>();
+  for (const stream of actor.state.streams.values()) {
+    if (canAccessChannelMetadata(actor.state, user, stream)) out.set(stream.id, canSeeSubscribers(actor.state, user, stream));
+  }
+  return out;
+}
+
+/** An event about an archived channel reaches only clients that list archived channels. */
+const ifListed = (stream: Stream, event: ServerEvent): EventSource => (stream.isArchived ? (q) => (wantsArchivedChannels(q) ? event : null) : event);
+
+/**
+ * Tells one user which channels came into or went out of their sight since `before` (a role
+ * change, as Zulip's send_stream_events_for_role_update does): `stream create` followed by the
+ * subscribers they may see, or `stream delete`.
+ */
+export function publishChannelVisibilityChange(actor: RealmActor, userId: number, before: Map<number, boolean>): void {
+  const user = actor.user(userId);
+  if (!user?.isActive) return;
+  const after = channelVisibility(actor, user);
+  for (const [streamId, seesSubscribers] of after) {
+    const stream = actor.state.streams.get(streamId)!;
+    const had = before.get(streamId);
+    if (had === undefined) actor.events.publish(ifListed(stream, channelCreated(actor, stream)), [userId]);
+    if (seesSubscribers && had !== true) {
+      const subscribers = activeSubscriberIds(actor.state, streamId);
+      if (subscribers.length) actor.events.publish(ifListed(stream, subscriptionPeerEvent('peer_add', [streamId], subscribers)), [userId]);
+    }
+  }
+  for (const streamId of before.keys()) {
+    const stream = actor.state.streams.get(streamId);
+    if (stream && !after.has(streamId)) actor.events.publish(ifListed(stream, channelDeleted(stream)), [userId]);
+  }
 }

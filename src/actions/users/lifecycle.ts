@@ -16,6 +16,7 @@ import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
 import { userGroupMembersEvent } from '../../events/catalog/index.js';
 import { deleteSessionsOf } from './login.js';
 import { publishDeactivation, publishReactivation } from './activation.js';
+import { channelVisibility, publishChannelVisibilityChange } from '../channels/events.js';
 
 export const cannotDeactivateLastUser = (isLastOwner: boolean) => {
   const entity = isLastOwner ? 'organization owner' : 'user';
@@ -161,11 +162,14 @@ export async function applyUserChanges(actor: RealmActor, target: User, changes:
   const fullName = changes.fullName !== undefined && changes.fullName !== target.fullName ? changes.fullName : undefined;
   if (role === undefined && fullName === undefined) return target;
   const before = systemMembership(actor);
+  const visibleBefore = role !== undefined ? channelVisibility(actor, target) : null;
   const updated = await writeUser(actor, target, { role: role ?? target.role, fullName: fullName ?? target.fullName });
   if (role !== undefined) {
     publishRealmUserUpdate(actor, updated, { role });
     if (updated.isActive) publishSystemGroupChanges(actor, before, updated.id);
     if (updated.isBot) publishBotUpdate(actor, updated, { role });
+    // Guests see fewer channels, administrators more.
+    publishChannelVisibilityChange(actor, updated.id, visibleBefore!);
   }
   if (fullName !== undefined) {
     publishRealmUserUpdate(actor, updated, { full_name: fullName });
