@@ -4,7 +4,7 @@ import type { User } from '../model/types.js';
 import type { EditHistoryEntry, MessageRecord } from '../model/messageState.js';
 import type { Reaction } from '../db/reactions.js';
 import { apiEmail, avatarUrl } from './users.js';
-import { canSeeRealEmail } from '../permissions/email.js';
+import { apiEmailIsReal } from '../permissions/email.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../model/limits.js';
 
 export interface MessageViewOptions {
@@ -69,7 +69,7 @@ export function formatMessage(
 ): Record<string, unknown> {
   const sender = actor.user(m.senderId);
   const stream = m.streamId !== null ? actor.state.streams.get(m.streamId) : undefined;
-  const gravatarHidden = !!sender && opts.clientGravatar && sender.avatarSource === 'G' && canSeeRealEmail(viewer, sender);
+  const gravatarHidden = !!sender && opts.clientGravatar && sender.avatarSource === 'G' && apiEmailIsReal(sender);
   const topic = m.streamId === null ? '' : displayTopic(m.topic, opts.allowEmptyTopicName);
   const out: Record<string, unknown> = {
     id: m.id,

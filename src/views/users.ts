@@ -76,7 +76,9 @@ export function formatUser(
     timezone: user.timezone,
     date_joined: text.dateJoined,
     delivery_email: realEmailVisible ? user.deliveryEmail : null,
-    avatar_url: opts.clientGravatar && user.avatarSource === 'G' && realEmailVisible ? null : text.avatar,
+    // With client_gravatar the client derives a Gravatar from `email`: only possible when
+    // `email` is the real address (Zulip's format_user_row, visibility "everyone").
+    avatar_url: opts.clientGravatar && user.avatarSource === 'G' && apiEmailIsReal(user) ? null : text.avatar,
     bot_type: user.botType,
   };
   // Left out by adding it only when wanted: deleting a key would turn the object into a slow
@@ -104,8 +106,8 @@ const registerUserTexts = new WeakMap<User, RegisterUserText>();
 
 function registerUserHead(config: Config, realm: RealmRecord, viewer: User, user: User, clientGravatar: boolean): string {
   const realEmailVisible = canSeeRealEmail(viewer, user);
-  // avatar_url depends on client_gravatar only for a visible gravatar.
-  const index = (realEmailVisible ? 1 : 0) + (clientGravatar && user.avatarSource === 'G' && realEmailVisible ? 2 : 0);
+  // avatar_url depends on client_gravatar only for a Gravatar of a real API email.
+  const index = (realEmailVisible ? 1 : 0) + (clientGravatar && user.avatarSource === 'G' && apiEmailIsReal(user) ? 2 : 0);
   let entry = registerUserTexts.get(user);
   if (!entry || entry.realm !== realm || entry.stringId !== realm.stringId || entry.config !== config) {
     registerUserTexts.set(user, (entry = { realm, stringId: realm.stringId, config, variants: [] }));

@@ -127,15 +127,17 @@ describe('the User object', () => {
     }
   });
 
-  it('gives avatar_url null under client_gravatar only where the real email is visible', async () => {
+  it('gives avatar_url null under client_gravatar only where `email` is the real address', async () => {
     const byDefault = await members(member); // client_gravatar defaults to true
     expect(byDefault.get(owner.userId!)!.avatar_url).toBeNull();
-    expect(byDefault.get(hidden.MEMBERS.userId!)!.avatar_url).toBeNull();
-    // The client could not compute these: the server sends the URL.
+    // The client computes Gravatars from `email`, a placeholder unless the address is visible
+    // to everyone (Zulip's get_users_for_api): for the others the server sends the URL, even
+    // to viewers who see the real address in delivery_email.
+    expect(byDefault.get(hidden.MEMBERS.userId!)!.avatar_url).toBe(gravatar(hidden.MEMBERS.email!));
     expect(byDefault.get(hidden.ADMINS.userId!)!.avatar_url).toBe(gravatar(hidden.ADMINS.email!));
     expect(byDefault.get(hidden.NOBODY.userId!)!.avatar_url).toBe(gravatar(hidden.NOBODY.email!));
     const asAdmin = await members(admin, { client_gravatar: 'true' });
-    expect(asAdmin.get(hidden.ADMINS.userId!)!.avatar_url).toBeNull();
+    expect(asAdmin.get(hidden.ADMINS.userId!)!.avatar_url).toBe(gravatar(hidden.ADMINS.email!));
     const noGravatar = await members(member, { client_gravatar: 'false' });
     for (const person of noGravatar.values()) expect(person.avatar_url).toBe(gravatar(person.delivery_email ?? findEmail(person.user_id)));
   });

@@ -7,7 +7,7 @@ import { Role } from '../../model/types.js';
 import type { EventQueue } from '../../events/queue.js';
 import { hasCapability } from '../../events/shape.js';
 import { formatMessage } from '../../views/messages.js';
-import { canSeeRealEmail } from '../../permissions/email.js';
+import { apiEmailIsReal } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
 import { topicLinksFor } from '../../views/topicLinks.js';
 import { messageEvent } from '../../events/catalog/index.js';
@@ -31,7 +31,7 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   const links = m.streamId === null ? [] : topicLinksFor(actor, m.topic);
   const shapeFor = (queue: EventQueue) => {
     const viewer = actor.user(queue.userId) ?? null;
-    const gravatarHidden = queue.opts.clientGravatar && !!sender && canSeeRealEmail(viewer, sender);
+    const gravatarHidden = queue.opts.clientGravatar && !!sender && apiEmailIsReal(sender);
     const emptyTopic = hasCapability(queue, 'empty_topic_name');
     const key = `${queue.opts.applyMarkdown}|${gravatarHidden}|${emptyTopic}`;
     let shaped = shapes.get(key);
