@@ -51,6 +51,16 @@ export function realmSettingsState(actor: RealmActor): Record<string, unknown> {
   for (const name of Object.keys(REALM_PERMISSION_SETTINGS)) {
     out[`realm_${name}`] = formatGroupSetting(state, realmGroupSetting(state, name));
   }
+  // Keys of settings Zulip replaced, derived from their replacements as Zulip derives them
+  // (clients keep them from the replacements' events). A realm that stored only the old
+  // setting keeps its meaning.
+  const stored = actor.realm.settings;
+  const historyPolicy = stored.message_edit_history_visibility_policy ?? (stored.allow_edit_history === false ? 'none' : 'all');
+  const topicsPolicy = stored.topics_policy ?? (stored.mandatory_topics === true ? 'disable_empty_topic' : 'allow_empty_topic');
+  out.realm_message_edit_history_visibility_policy = historyPolicy;
+  out.realm_allow_edit_history = historyPolicy !== 'none';
+  out.realm_topics_policy = topicsPolicy;
+  out.realm_mandatory_topics = topicsPolicy === 'disable_empty_topic';
   out.realm_bot_domain = fakeEmailDomain(actor.services.config, actor.realm);
   out.server_supported_permission_settings = supportedPermissionSettings();
   return out;

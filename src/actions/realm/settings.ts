@@ -10,7 +10,9 @@ import { formatGroupSetting, type GroupSettingValue } from '../../permissions/gr
 import { applyGroupSettingChange, type GroupSettingChange } from '../../permissions/groupPermissions.js';
 import { OWNER_ONLY_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS, REALM_PROPERTIES, REALM_USER_DEFAULTS } from '../../permissions/realmDefaults.js';
 import { realmGroupSetting } from '../../permissions/realmSettings.js';
-import { realmUpdateEvent, realmUpdateDictEvent, realmUserSettingsDefaultsEvent } from '../../events/catalog/index.js';
+import { realmUpdateEvent, realmUpdateDictEvent, realmUserSettingsDefaultsEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
+import { directMemberIds } from '../../views/groups.js';
+import { systemGroup } from '../../permissions/groups.js';
 
 export interface RealmUpdate {
   name?: string;
@@ -34,7 +36,7 @@ export function updateRealm(actor: RealmActor, acting: User, update: RealmUpdate
     const state = actor.state;
 
     const changedProps: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(update.properties)) {
+    for (const [name, value] of Object.entries(withLegacyAliases(update.properties))) {
       const def = REALM_PROPERTIES[name];
       if (!def) continue;
       if (def.ownerOnly && !isOwner) throw mustBeOwner();
@@ -54,6 +56,7 @@ export function updateRealm(actor: RealmActor, acting: User, update: RealmUpdate
     if (name === undefined && description === undefined && !Object.keys(changedProps).length && !Object.keys(changedGroups).length) return;
 
     const settings = { ...changedProps, ...changedGroups };
+    const fullMembersBefore = changedProps.waiting_period_threshold !== undefined ? fullMemberIds(actor) : null;
     await saveRealmSettings(actor.sql, actor.realm.id, {
       name: name ?? actor.realm.name,
       description: description ?? actor.realm.description,
@@ -72,14 +75,55 @@ export function updateRealm(actor: RealmActor, acting: User, update: RealmUpdate
       actor.events.publish(realmUpdateEvent('description', description), everyone);
     }
     for (const [prop, value] of Object.entries(changedProps)) {
-      const event = REALM_PROPERTIES[prop]!.event === 'update_dict' ? realmUpdateDictEvent({ [prop]: value }) : realmUpdateEvent(prop, value);
-      actor.events.publish(event, everyone);
+      actor.events.publish(propertyEvent(prop, value), everyone);
     }
+    if (fullMembersBefore) publishFullMemberChanges(actor, fullMembersBefore);
     if (Object.keys(changedGroups).length) {
       const data = Object.fromEntries(Object.entries(changedGroups).map(([k, v]) => [k, formatGroupSetting(state, v)]));
       actor.events.publish(realmUpdateDictEvent(data), everyone);
     }
   });
+}
+
+/**
+ * Settings Zulip replaced, accepted under their old names: `allow_edit_history` stands for
+ * message_edit_history_visibility_policy "all" / "none" (feature level 358), `mandatory_topics`
+ * for topics_policy "disable_empty_topic" / "allow_empty_topic" (feature level 392). Register
+ * derives the old keys from the new settings, so only the new ones are stored.
+ */
+function withLegacyAliases(properties: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...properties };
+  if (typeof out.allow_edit_history === 'boolean') {
+    out.message_edit_history_visibility_policy ??= out.allow_edit_history ? 'all' : 'none';
+  }
+  if (typeof out.mandatory_topics === 'boolean') {
+    out.topics_policy ??= out.mandatory_topics ? 'disable_empty_topic' : 'allow_empty_topic';
+  }
+  delete out.allow_edit_history;
+  delete out.mandatory_topics;
+  return out;
+}
+
+/** The event of one changed property, in the form Zulip's do_set_realm_property sends. */
+function propertyEvent(prop: string, value: unknown) {
+  // The topics policy carries the old mandatory_topics along.
+  if (prop === 'topics_policy') return realmUpdateDictEvent({ topics_policy: value, mandatory_topics: value === 'disable_empty_topic' });
+  return REALM_PROPERTIES[prop]!.event === 'update_dict' ? realmUpdateDictEvent({ [prop]: value }) : realmUpdateEvent(prop, value);
+}
+
+function fullMemberIds(actor: RealmActor): Set<number> {
+  return new Set(directMemberIds(actor.state, systemGroup(actor.state, 'role:fullmembers')));
+}
+
+/** The waiting period decides who is a full member: clients keep that group's membership. */
+function publishFullMemberChanges(actor: RealmActor, before: Set<number>): void {
+  const after = fullMemberIds(actor);
+  const groupId = systemGroup(actor.state, 'role:fullmembers').id;
+  const everyone = actor.state.activeUsers().map((u) => u.id);
+  const removed = [...before].filter((id) => !after.has(id)).sort((a, b) => a - b);
+  const added = [...after].filter((id) => !before.has(id)).sort((a, b) => a - b);
+  if (removed.length) actor.events.publish(userGroupMembersEvent('remove_members', groupId, removed), everyone);
+  if (added.length) actor.events.publish(userGroupMembersEvent('add_members', groupId, added), everyone);
 }
 
 /** Defaults for accounts the realm creates from now on. */
