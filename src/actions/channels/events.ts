@@ -116,3 +116,33 @@ export function publishChannelVisibilityChange(actor: RealmActor, userId: number
     if (stream && !after.has(streamId)) actor.events.publish(ifListed(stream, channelDeleted(stream)), [userId]);
   }
 }
+
+/** Who may see each private channel: membership of the groups in its settings decides it. */
+export function privateChannelAudiences(actor: RealmActor): Map<Stream, Set<number>> {
+  const out = new Map<Stream, Set<number>>();
+  for (const stream of actor.state.streams.values()) {
+    if (stream.inviteOnly && !stream.isWebPublic) out.set(stream, metadataAudience(actor.state, stream));
+  }
+  return out;
+}
+
+/**
+ * After group membership changed: users who can now see a private channel get it with its
+ * subscribers, users who no longer can get `stream delete` (as Zulip's
+ * bulk_add_members_to_user_groups and its siblings send).
+ */
+export function publishPrivateChannelAudienceChanges(actor: RealmActor, before: Map<Stream, Set<number>>): void {
+  for (const [old, was] of before) {
+    const stream = actor.state.streams.get(old.id);
+    if (!stream) continue;
+    const now = metadataAudience(actor.state, stream);
+    const gained = without(now, was);
+    const lost = without(was, now);
+    if (gained.length) {
+      actor.events.publish(ifListed(stream, channelCreated(actor, stream)), gained);
+      const subscribers = activeSubscriberIds(actor.state, stream.id);
+      if (subscribers.length) actor.events.publish(ifListed(stream, subscriptionPeerEvent('peer_add', [stream.id], subscribers)), gained);
+    }
+    if (lost.length) actor.events.publish(ifListed(stream, channelDeleted(stream)), lost);
+  }
+}

@@ -11,6 +11,7 @@ import { hasRealmPermission, realmGroupSetting } from '../../permissions/realmSe
 import { REALM_PERMISSION_SETTINGS } from '../../permissions/realmDefaults.js';
 import { formatGroup, groupSettingOf, recursiveSubgroupIds } from '../../views/groups.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
+import { privateChannelAudiences, publishPrivateChannelAudienceChanges } from '../channels/events.js';
 import { userGroupAddEvent, userGroupUpdateEvent, userGroupRemoveEvent, userGroupMembersEvent, userGroupSubgroupsEvent, type GroupChange } from '../../events/catalog/index.js';
 
 const MAX_GROUP_NAME_LENGTH = 100;
@@ -284,6 +285,7 @@ export function changeGroupMembership(actor: RealmActor, acting: User, groupId: 
     const remove = [...new Set(change.delete)];
     const addSubs = [...new Set(change.addSubgroups)];
     const removeSubs = [...new Set(change.deleteSubgroups)];
+    const channelAudiences = privateChannelAudiences(actor);
     await actor.sql.begin(async (tx) => {
       await addGroupMembers(tx, group.id, add);
       await removeGroupMembers(tx, group.id, remove);
@@ -303,5 +305,7 @@ export function changeGroupMembership(actor: RealmActor, acting: User, groupId: 
     if (remove.length) actor.events.publish(userGroupMembersEvent('remove_members', group.id, remove), audience);
     if (addSubs.length) actor.events.publish(userGroupSubgroupsEvent('add_subgroups', group.id, addSubs), audience);
     if (removeSubs.length) actor.events.publish(userGroupSubgroupsEvent('remove_subgroups', group.id, removeSubs), audience);
+    // Groups grant sight of private channels through their settings.
+    publishPrivateChannelAudienceChanges(actor, channelAudiences);
   });
 }
