@@ -9,6 +9,7 @@ import { createChannelRows, prepareNewChannels, type NewChannelOptions } from '.
 import { publishDefaultStreams, publishPeerEvents, publishSubscriptionAdd, publishSubscriptionRemove, channelCreated, channelDeleted } from './events.js';
 import { announceNewChannels, MAX_BULK_NEW_SUBSCRIPTION_MESSAGES, notifyNewSubscribers } from '../messages/notificationBot.js';
 import { isGuest } from '../../model/roles.js';
+import { limitedSight, publishSightChanges } from '../users/sight.js';
 
 /** Zulip's palette for new subscriptions; each user gets the colours they use least. */
 const STREAM_COLORS = [
@@ -96,6 +97,7 @@ function subscribeNow(
 
     const colorByName = new Map([...requested.values()].filter((r) => r.color).map((r) => [r.name.toLowerCase(), r.color!]));
     const before = new Map(authorized.map((s) => [s.id, metadataAudience(state, s)]));
+    const sightBefore = limitedSight(actor);
     const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
     const added: { user: User; stream: Stream; sub: Subscription }[] = [];
     const created = await actor.sql.begin(async (tx) => {
@@ -142,6 +144,8 @@ function subscribeNow(
       byUser.set(user, [...(byUser.get(user) ?? []), stream]);
       byStream.set(stream, (byStream.get(stream) ?? new Set()).add(user.id));
     }
+    // Guests who may not see everyone see the users of their channels (as Zulip, users first).
+    publishSightChanges(actor, sightBefore);
     for (const [user, streams] of byUser) publishSubscriptionAdd(actor, user, streams);
     publishPeerEvents(actor, 'peer_add', byStream);
 
@@ -186,6 +190,7 @@ export function unsubscribe(
       }
     }
     if (removed.length === 0) return result;
+    const sightBefore = limitedSight(actor);
     await actor.sql.begin(async (tx) => {
       for (const sub of removed) await saveSubscription(tx, sub);
       await insertSubscriptionLog(
@@ -211,6 +216,7 @@ export function unsubscribe(
       }
     }
     publishPeerEvents(actor, 'peer_remove', byStream);
+    publishSightChanges(actor, sightBefore);
     return result;
   });
 }

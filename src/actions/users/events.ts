@@ -17,9 +17,12 @@ export function publishRealmUserUpdate(actor: RealmActor, user: User, change: Pe
   actor.events.publish(realmUserUpdateEvent(user.id, change), usersWhoCanAccess(actor.state, user));
 }
 
-/** `realm_user` remove: the user is no longer visible to these users (Zulip sends only id and name). */
+/** Zulip's name for a user one may not see (UserProfile.INACCESSIBLE_USER_NAME). */
+export const INACCESSIBLE_USER_NAME = 'Unknown user';
+
+/** `realm_user` remove: the user is no longer visible to these users (Zulip names them "Unknown user"). */
 export function publishRealmUserRemove(actor: RealmActor, user: User, userIds: Iterable<number>): void {
-  actor.events.publish(realmUserRemoveEvent(user.id, user.fullName), userIds);
+  actor.events.publish(realmUserRemoveEvent(user.id, INACCESSIBLE_USER_NAME), userIds);
 }
 
 /** The avatar fields of a `realm_user` update (sent when the avatar URL changes). */
