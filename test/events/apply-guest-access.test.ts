@@ -1,0 +1,75 @@
+// The apply-events property for a guest who may see only the users it shares a channel with
+// (can_access_all_users_group = role:members): users coming into and going out of its sight
+// through subscriptions, changes of users it sees and of users it does not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newRealm, newUser, type Client } from '../helpers/client.js';
+import { Watcher, ok, verify } from './support.js';
+
+let subdomain: string;
+let owner: Client;
+let bob: Client;
+let carol: Client;
+let guest: Client;
+let guestWatcher: Watcher;
+let all: Watcher[];
+
+const subscribe = (c: Client, name: string, principals: (number | undefined)[]) =>
+  c.post('/users/me/subscriptions', { subscriptions: [{ name }], principals });
+
+beforeAll(async () => {
+  const realm = await newRealm('apguest');
+  subdomain = realm.subdomain;
+  owner = realm.owner;
+  bob = await newUser(subdomain, 'Bob Member');
+  carol = await newUser(subdomain, 'Carol Member');
+  guest = await newUser(subdomain, 'Gus Guest', 600);
+  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
+  const members = ok(await owner.get('/user_groups')).user_groups.find((g: { name: string }) => g.name === 'role:members').id;
+  ok(await owner.patch('/realm', { can_access_all_users_group: { new: members } }));
+  ok(await subscribe(owner, 'shared', [owner.userId, bob.userId, guest.userId]));
+  ok(await subscribe(owner, 'members only', [owner.userId, bob.userId, carol.userId]));
+  guestWatcher = await Watcher.open(guest, 'guest');
+  all = [guestWatcher, await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob')];
+});
+
+afterAll(async () => {
+  for (const w of all) await w.close();
+});
+
+describe('a guest with limited access to users', () => {
+  it('does not hear of a new user it cannot see', async () => {
+    const { outcomes } = await verify(all, async () => ok(await owner.post('/users', { email: `dora@${subdomain}.test`, password: 'dora-password-1', full_name: 'Dora New' })));
+    expect(outcomes.get(guestWatcher)!.events.filter((e) => e.type === 'realm_user')).toEqual([]);
+  });
+
+  it('hears of changes of users it sees, not of the others', async () => {
+    const { outcomes } = await verify(all, async () => ok(await owner.patch(`/users/${carol.userId}`, { full_name: 'Carol Renamed' })));
+    expect(outcomes.get(guestWatcher)!.events).toEqual([]);
+    await verify(all, async () => ok(await owner.patch(`/users/${bob.userId}`, { full_name: 'Bob Renamed' })));
+    await verify(all, async () => ok(await carol.post('/users/me/presence', { status: 'active' })));
+    await verify(all, async () => ok(await bob.post('/users/me/presence', { status: 'active' })));
+  });
+
+  it('sees a user who joins its channel, and loses it when the user leaves', async () => {
+    await verify(all, async () => ok(await subscribe(owner, 'shared', [carol.userId])));
+    await verify(all, async () => ok(await carol.patch('/settings', { timezone: 'Asia/Tokyo' })));
+    await verify(all, async () => ok(await carol.delete('/users/me/subscriptions', { subscriptions: ['shared'] })));
+  });
+
+  it('sees the users of a channel it joins, and loses them when it leaves', async () => {
+    await verify(all, async () => ok(await subscribe(owner, 'members only', [guest.userId])));
+    await verify(all, async () => ok(await owner.delete('/users/me/subscriptions', { subscriptions: ['members only'], principals: [guest.userId] })));
+  });
+
+  it('deactivation and reactivation of a user it sees', async () => {
+    // Bob's own client ends with his account; a new one starts after the reactivation.
+    const others = all.filter((w) => w.client !== bob);
+    await verify(others, async () => ok(await owner.delete(`/users/${bob.userId}`)));
+    await verify(others, async () => ok(await owner.post(`/users/${bob.userId}/reactivate`)));
+    all = [...others, await Watcher.open(bob, 'bob')];
+  });
+
+  it('a channel created with the guest and a user it could not see', async () => {
+    await verify(all, async () => ok(await subscribe(owner, 'new room', [owner.userId, carol.userId, guest.userId])));
+  });
+});
