@@ -256,6 +256,12 @@ export async function moveMessages(
     WHERE id = ANY(${ids}::int8[])`;
 }
 
+/** The oldest message left in a channel, or null. */
+export async function firstMessageIdIn(sql: Sql, streamId: number): Promise<number | null> {
+  const rows = await sql<Array<{ id: string | null }>>`SELECT min(id) AS id FROM messages WHERE stream_id = ${streamId}`;
+  return rows[0]?.id == null ? null : Number(rows[0].id);
+}
+
 export async function deleteMessages(sql: Sql, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await sql`DELETE FROM messages WHERE id = ANY(${ids}::int8[])`;

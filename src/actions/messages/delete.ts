@@ -3,13 +3,16 @@
 // can_delete_own_message_group within the realm's delete time limit.
 import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../model/types.js';
+import type { Stream, User } from '../../model/types.js';
 import type { MessageRecord } from '../../model/messageState.js';
 import type { EventQueue } from '../../events/queue.js';
 import { deleteMessageEvents, type ServerEvent } from '../../events/catalog/index.js';
 import { topicForQueue, wantsBulkDeletion } from '../../events/shape.js';
 import { hasMessagePermission } from '../../permissions/messageAccess.js';
-import { deleteMessages } from '../../db/messages.js';
+import { deleteMessages, firstMessageIdIn } from '../../db/messages.js';
+import { saveStream } from '../../db/streams.js';
+import { metadataAudience } from '../../permissions/channelAccess.js';
+import { channelChanged } from '../channels/events.js';
 import { readersOf } from '../../queries/readers.js';
 import { limitSeconds, messageToModify, pastLimit, refreshTopic } from './modify.js';
 
@@ -55,6 +58,20 @@ export function publishDeletion(actor: RealmActor, messages: MessageRecord[], us
   }
 }
 
+/**
+ * After messages of a channel were deleted: when the channel's first message was among them,
+ * its first_message_id moves to the oldest one left, and everyone who sees the channel is told
+ * (Zulip's check_update_first_message_id).
+ */
+export async function refreshFirstMessageId(actor: RealmActor, streamId: number, deletedIds: number[]): Promise<void> {
+  const stream = actor.state.streams.get(streamId);
+  if (!stream || stream.firstMessageId === null || !deletedIds.includes(stream.firstMessageId)) return;
+  const next: Stream = { ...stream, firstMessageId: await firstMessageIdIn(actor.sql, streamId) };
+  await saveStream(actor.sql, next);
+  actor.state.putStream(next);
+  actor.events.publish(channelChanged(next, 'first_message_id', next.firstMessageId), metadataAudience(actor.state, next));
+}
+
 export function deleteMessage(actor: RealmActor, user: User, messageId: number): Promise<void> {
   return actor.exclusive(async () => {
     const { message } = await messageToModify(actor, user, messageId);
@@ -63,5 +80,6 @@ export function deleteMessage(actor: RealmActor, user: User, messageId: number):
     await deleteMessages(actor.sql, [message.id]);
     if (message.streamId !== null) await refreshTopic(actor, message.streamId, message.topic);
     publishDeletion(actor, [message], readers.keys());
+    if (message.streamId !== null) await refreshFirstMessageId(actor, message.streamId, [message.id]);
   });
 }

@@ -8,7 +8,7 @@ import type { MessageRecord } from '../../model/messageState.js';
 import { deleteMessages } from '../../db/messages.js';
 import { expiredChannelMessages, expiredDirectMessages, type ChannelCutoff } from '../../db/retention.js';
 import { readersOf } from '../../queries/readers.js';
-import { publishDeletion } from './delete.js';
+import { publishDeletion, refreshFirstMessageId } from './delete.js';
 import { refreshTopic } from './modify.js';
 import { realmProperty } from '../../permissions/realmSettings.js';
 
@@ -64,6 +64,9 @@ async function deleteExpiredBatch(actor: RealmActor, now: number): Promise<numbe
     if (first.streamId !== null) await refreshTopic(actor, first.streamId, first.topic);
   }
   for (const group of conversations) publishToReaders(actor, group, readers);
+  const byChannel = new Map<number, number[]>();
+  for (const m of messages) if (m.streamId !== null) byChannel.set(m.streamId, [...(byChannel.get(m.streamId) ?? []), m.id]);
+  for (const [streamId, ids] of byChannel) await refreshFirstMessageId(actor, streamId, ids);
   return messages.length;
 }
 
