@@ -90,6 +90,14 @@ describe('editing and moving', () => {
     await verify(all, async () => ok(await owner.patch(`/messages/${id}`, { stream_id: backroomId, propagate_mode: 'change_all' })));
   });
 
+  it('a move of a message and the ones after it, and resolving a topic', async () => {
+    await send(owner, 'lobby', 'split', 'stays');
+    const from = await send(owner, 'lobby', 'split', 'moves');
+    await send(owner, 'lobby', 'split', 'moves too');
+    await verify(all, async () => ok(await owner.patch(`/messages/${from}`, { topic: 'split off', propagate_mode: 'change_later' })));
+    await verify(all, async () => ok(await owner.patch(`/messages/${from}`, { topic: '✔ split off', propagate_mode: 'change_all' })));
+  });
+
   it('a move into a channel the guest can read', async () => {
     const id = await send(owner, 'backroom', 'arriving', 'coming in');
     await verify(all, async () => ok(await owner.patch(`/messages/${id}`, { stream_id: lobbyId, topic: 'arrived', propagate_mode: 'change_all' })));
@@ -101,6 +109,22 @@ describe('deleting', () => {
     const id = await send(owner, 'lobby', 'deletions', 'delete me');
     await send(owner, 'lobby', 'deletions', 'keep me');
     await verify(all, async () => ok(await owner.delete(`/messages/${id}`)));
+  });
+
+  it('the first message of a channel', async () => {
+    ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'fresh start' }], principals: [owner.userId, bob.userId] }));
+    const first = await send(owner, 'fresh start', 'hello', 'first ever');
+    await send(owner, 'fresh start', 'hello', 'second');
+    await verify(all, async () => ok(await owner.delete(`/messages/${first}`)));
+    // The channel's first message is now the second one, for everyone who sees the channel.
+    const listed = ok(await owner.get('/streams')).streams.find((s: { name: string }) => s.name === 'fresh start');
+    expect(listed.first_message_id).toBeGreaterThan(first);
+  });
+
+  it('the newest message: a client must refetch max_message_id, as Zulip\'s reducer does', async () => {
+    const id = (await verify(all, () => send(owner, 'lobby', 'deletions', 'the newest'))).result;
+    await verify(all, async () => ok(await owner.delete(`/messages/${id}`)));
+    expect([...all[0]!.refetched]).toEqual(['max_message_id']);
   });
 
   it('a direct message that is not the newest of its conversation', async () => {

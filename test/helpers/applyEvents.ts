@@ -191,6 +191,8 @@ function applyEvent(cs: ClientState, event: Obj): void {
       return;
     case 'user_settings':
       if ('user_settings' in state) state.user_settings[event.property] = event.value;
+      // Clients of the old top-level settings keep those too (Zulip's reducer does the same).
+      if (event.property in state) state[event.property] = event.value;
       return;
     case 'update_display_settings':
       state[event.setting_name] = event.setting;
