@@ -35,6 +35,16 @@ describe('accounts', () => {
     await verify(all, async () => ok(await owner.post('/users', { email: `dora@${subdomain}.test`, password: 'dora-password-1', full_name: 'Dora New' })));
   });
 
+  it('a user joins through an invitation, into channels and a group', async () => {
+    const lobby = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
+    const group = ok(await owner.post('/user_groups/create', { name: 'newcomers', description: '', members: [bob.userId] })).group_id;
+    const invite = ok(await owner.post('/invites/multiuse', { stream_ids: [lobby], group_ids: [group], invite_as: 400 }));
+    const key = new URL(invite.invite_link).pathname.split('/').filter(Boolean).pop();
+    await verify(all, async () =>
+      ok(await owner.anonymous().post('/register_with_invite', { key, email: `erin@${subdomain}.test`, password: 'erin-password-1', full_name: 'Erin Invited' })),
+    );
+  });
+
   it('an administrator renames a user', async () => {
     await verify(all, async () => ok(await owner.patch(`/users/${carol.userId}`, { full_name: 'Carol Renamed' })));
   });
@@ -52,8 +62,15 @@ describe('accounts', () => {
     await verify(all, async () => ok(await owner.patch(`/users/${guest.userId}`, { role: 600 })));
   });
 
-  it('deactivating and reactivating a user in channels and groups', async () => {
-    ok(await owner.post('/user_groups/create', { name: 'carol fans', description: '', members: [carol.userId, bob.userId] }));
+  it('deactivating and reactivating a user in channels, groups and settings', async () => {
+    // Carol is a member of a group and named in anonymous group settings of the realm, of a
+    // group and of a channel: all of them drop her and take her back.
+    const fans = ok(await owner.post('/user_groups/create', { name: 'carol fans', description: '', members: [carol.userId, bob.userId] })).group_id;
+    const named = { direct_members: [carol.userId], direct_subgroups: [fans] };
+    ok(await owner.patch('/realm', { can_create_groups: { new: named } }));
+    ok(await owner.patch(`/user_groups/${fans}`, { can_manage_group: { new: named } }));
+    const lobby = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
+    ok(await owner.patch(`/streams/${lobby}`, { can_administer_channel_group: { new: named } }));
     await verify(all, async () => ok(await owner.delete(`/users/${carol.userId}`)));
     await verify(all, async () => ok(await owner.post(`/users/${carol.userId}/reactivate`)));
   });
