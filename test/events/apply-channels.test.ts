@@ -106,6 +106,18 @@ describe('channel properties', () => {
     await verify(all, async () => ok(await owner.patch(`/streams/${id}`, { can_remove_subscribers_group: { new: groups['role:members'] } })));
   });
 
+  it('every channel permission setting', async () => {
+    const settings = [
+      'can_add_subscribers_group', 'can_create_topic_group', 'can_delete_any_message_group', 'can_delete_own_message_group',
+      'can_move_messages_out_of_channel_group', 'can_move_messages_within_channel_group', 'can_resolve_topics_group', 'can_subscribe_group',
+    ];
+    for (const name of settings) {
+      await verify(all, async () => ok(await owner.patch(`/streams/${id}`, { [name]: { new: groups['role:moderators'] } })));
+    }
+    await verify(all, async () => ok(await owner.patch(`/streams/${id}`, { is_default_stream: true })));
+    await verify(all, async () => ok(await owner.patch(`/streams/${id}`, { is_default_stream: false, description: 'Not a default any more' })));
+  });
+
   it('a private channel opened to a group that can subscribe gains viewers', async () => {
     const secret = await streamId('secret plans');
     await verify(all, async () => ok(await owner.patch(`/streams/${secret}`, { can_subscribe_group: { new: { direct_members: [guest.userId], direct_subgroups: [] } } })));
