@@ -33,7 +33,7 @@ afterAll(async () => {
 describe('a client without capabilities', () => {
   it('messages to the empty topic, and deleting several at once', async () => {
     await verify(all, async () => ok(await owner.post('/messages', { type: 'stream', to: 'lobby', topic: '', content: 'no topic' })));
-    const ids = [];
+    const ids: number[] = [];
     for (const content of ['one', 'two']) ids.push(ok(await owner.post('/messages', { type: 'stream', to: 'lobby', topic: 'gone', content })).id);
     ok(await owner.post('/messages', { type: 'stream', to: 'lobby', topic: 'stays', content: 'newest' }));
     await verify(all, async () => ok(await owner.delete(`/messages/${ids[0]}`)));

@@ -157,20 +157,18 @@ export class Watcher {
   private received: Obj[] = [];
   private before: Obj = {};
 
-  /** Drains this queue, registers afresh, and drains both until neither receives anything. */
+  /** Registers afresh, then drains the old and the fresh queue until neither receives anything. */
   private async settle(): Promise<{ cs: ClientState; queueId: string; lastEventId: number }> {
     this.before = registerShape(this.cs);
     const received: Obj[] = [];
     this.received = received;
-    let old = await this.drain(this.queueId, this.lastEventId);
-    received.push(...old.events);
-    applyEvents(this.cs, old.events);
+    // Everything published before the fresh register's snapshot is in the old queue only; what
+    // comes after it is in both. Work that ends after its HTTP answer may still be publishing:
+    // drain both queues until a round brings nothing, so both states have seen the same events.
     const fresh = await this.register();
-    // Work that ends after its HTTP answer may still be publishing: drain both queues until
-    // a round brings nothing, so both states have seen the same events.
+    let old = { events: [] as Obj[], last: this.lastEventId };
     for (let round = 0; round < 20; round++) {
-      const a = await this.drain(this.queueId, old.last);
-      const b = await this.drain(fresh.queueId, fresh.lastEventId);
+      const [a, b] = await Promise.all([this.drain(this.queueId, old.last), this.drain(fresh.queueId, fresh.lastEventId)]);
       received.push(...a.events);
       applyEvents(this.cs, a.events);
       applyEvents(fresh.cs, b.events);

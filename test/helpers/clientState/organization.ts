@@ -1,0 +1,97 @@
+// How the reference client applies organization events: realm settings, user groups,
+// topic visibility policies and channel folders.
+import { clone, type ClientState, type Obj } from './state.js';
+
+export function applyRealm(cs: ClientState, event: Obj): void {
+  const { state } = cs;
+  if (event.op === 'update') {
+    state[`realm_${event.property}`] = clone(event.value);
+    if (event.property === 'jitsi_server_url') {
+      state.jitsi_server_url = state.realm_jitsi_server_url ?? state.server_jitsi_server_url;
+    }
+    if (event.property === 'message_edit_history_visibility_policy') {
+      state.realm_allow_edit_history = event.value !== 'none';
+    }
+    return;
+  }
+  if (event.op === 'update_dict') {
+    for (const [key, value] of Object.entries(event.data as Obj)) {
+      if (key === 'max_file_upload_size_mib') state.max_file_upload_size_mib = value;
+      else state[`realm_${key}`] = clone(value);
+    }
+    return;
+  }
+  if (event.op === 'deactivated') return;
+  throw new Error(`unknown realm event ${JSON.stringify(event)}`);
+}
+
+export function applyUserGroup(cs: ClientState, event: Obj): void {
+  const { state } = cs;
+  if (!('realm_user_groups' in state)) return;
+  const groups = state.realm_user_groups as Obj[];
+  const group = groups.find((g) => g.id === event.group_id);
+  switch (event.op) {
+    case 'add':
+      groups.push(clone(event.group));
+      groups.sort((a, b) => a.id - b.id);
+      return;
+    case 'update':
+      if (group) Object.assign(group, clone(event.data));
+      if (group && event.data.deactivated === true && !cs.opts.includeDeactivatedGroups) {
+        state.realm_user_groups = groups.filter((g) => g.id !== event.group_id);
+      }
+      return;
+    case 'remove':
+      state.realm_user_groups = groups.filter((g) => g.id !== event.group_id);
+      return;
+    case 'add_members':
+      if (group) group.members = [...group.members, ...event.user_ids].sort((a: number, b: number) => a - b);
+      return;
+    case 'remove_members':
+      if (group) group.members = (group.members as number[]).filter((id) => !(event.user_ids as number[]).includes(id));
+      return;
+    case 'add_subgroups':
+      if (group) group.direct_subgroup_ids = [...group.direct_subgroup_ids, ...event.direct_subgroup_ids].sort((a: number, b: number) => a - b);
+      return;
+    case 'remove_subgroups':
+      if (group) group.direct_subgroup_ids = (group.direct_subgroup_ids as number[]).filter((id) => !(event.direct_subgroup_ids as number[]).includes(id));
+      return;
+    default:
+      throw new Error(`unknown user_group event ${JSON.stringify(event)}`);
+  }
+}
+
+export function applyUserTopic(cs: ClientState, event: Obj): void {
+  const { state } = cs;
+  if (!('user_topics' in state)) return;
+  const topics = state.user_topics as Obj[];
+  const index = topics.findIndex((t) => t.stream_id === event.stream_id && t.topic_name === event.topic_name);
+  if (event.visibility_policy === 0) {
+    if (index >= 0) topics.splice(index, 1);
+    return;
+  }
+  // Zulip appends; a client replaces the old policy of the same topic.
+  const entry = { stream_id: event.stream_id, topic_name: event.topic_name, visibility_policy: event.visibility_policy, last_updated: event.last_updated };
+  if (index >= 0) topics.splice(index, 1);
+  topics.push(entry);
+}
+
+export function applyChannelFolder(cs: ClientState, event: Obj): void {
+  const { state } = cs;
+  if (!('channel_folders' in state)) return;
+  const folders = state.channel_folders as Obj[];
+  if (event.op === 'add') {
+    folders.push(clone(event.channel_folder));
+    folders.sort((a, b) => a.id - b.id);
+  } else if (event.op === 'update') {
+    const folder = folders.find((f) => f.id === event.channel_folder_id);
+    if (folder) Object.assign(folder, clone(event.data));
+  } else if (event.op === 'reorder') {
+    const order = new Map((event.order as number[]).map((id, i) => [id, i]));
+    for (const f of folders) f.order = order.get(f.id);
+    folders.sort((a, b) => a.order - b.order);
+  } else {
+    throw new Error(`unknown channel_folder event ${JSON.stringify(event)}`);
+  }
+}
+
