@@ -54,7 +54,7 @@ function optionsOf(userId: number, params: Params): ClientOptions {
 /**
  * Values that legitimately differ between two registers (Zulip's test normalizes the same):
  * queue ids, the server's clock, subscriber counts (peer events do not carry them), and the
- * order of channel and bot lists, which clients treat as keyed collections.
+ * order of channel, bot and draft lists, which clients treat as keyed collections.
  */
 export function normalize(state: Obj, skip: Set<string>): Obj {
   const out = structuredClone(state);
@@ -70,6 +70,8 @@ export function normalize(state: Obj, skip: Set<string>): Obj {
     out[key] = byId;
   }
   if ('realm_bots' in out) out.realm_bots = Object.fromEntries((out.realm_bots as Obj[]).map((b) => [b.user_id, b]));
+  // Register lists drafts newest first; Zulip's reducer appends new ones.
+  if ('drafts' in out) out.drafts = Object.fromEntries((out.drafts as Obj[]).map((d) => [d.id, d]));
   return out;
 }
 

@@ -15,6 +15,7 @@ import { applyDeleteMessage, applyFlags, applyMessage, applyUpdateMessage } from
 import { applyRealmBot, applyRealmUser } from './clientState/users.js';
 import { applyStream, applySubscription } from './clientState/channels.js';
 import { applyChannelFolder, applyRealm, applyUserGroup, applyUserTopic } from './clientState/organization.js';
+import { applyDrafts, applyNavigationView, applySavedSnippets, applyScheduled } from './clientState/later.js';
 
 export { fromRegister, type ClientOptions, type ClientState } from './clientState/state.js';
 export { registerShape } from './clientState/registerShape.js';
@@ -104,6 +105,16 @@ function applyEvent(cs: ClientState, event: Obj): void {
       return applyUserTopic(cs, event);
     case 'channel_folder':
       return applyChannelFolder(cs, event);
+    case 'scheduled_messages':
+      return applyScheduled(cs, event, 'scheduled_messages', 'scheduled_message_id');
+    case 'reminders':
+      return applyScheduled(cs, event, 'reminders', 'reminder_id');
+    case 'drafts':
+      return applyDrafts(cs, event);
+    case 'saved_snippets':
+      return applySavedSnippets(cs, event);
+    case 'navigation_view':
+      return applyNavigationView(cs, event);
     default:
       throw new Error(`the reference client does not know event type ${String(event.type)}: ${JSON.stringify(event)}`);
   }
