@@ -2,6 +2,7 @@
 import { ApiError } from '../model/errors.js';
 import { parseParams, type ParamSpec, type RawParams } from '../http/params.js';
 import { authenticate } from '../auth/authenticate.js';
+import { authenticateWebhook, INVALID_API_KEY } from '../auth/webhook.js';
 import type { RealmRegistry } from '../realm/registry.js';
 import type { ApiRequest, ApiResponse, HandlerOutcome, RequestHandler } from '../http/contract.js';
 import { errorResponse, internalErrorResponse, successBody } from '../http/envelope.js';
@@ -74,14 +75,11 @@ export class WorkerRequestHandler implements RequestHandler {
       const actor = await this.registry.get(req.subdomain);
       if (!actor) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
       actor.lastUsed = Date.now();
-      if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
-        try {
-          user = authenticate(actor, req.authorization);
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.message !== 'Invalid API key') throw err;
-          await this.refreshUsers();
-          user = authenticate(actor, req.authorization);
-        }
+      if (endpoint.auth === 'webhook') {
+        const login = () => authenticateWebhook(actor, req.params.api_key, req.authorization);
+        user = await this.withRefresh(login);
+      } else if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
+        user = await this.withRefresh(() => authenticate(actor, req.authorization));
         // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
         if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
           throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
@@ -90,7 +88,8 @@ export class WorkerRequestHandler implements RequestHandler {
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
       const result = await endpoint.handler({ actor, user: user as User, args, req });
       const body = successBody(result);
-      if (ignored.length) body.ignored_parameters_unsupported = ignored;
+      // Webhooks take the tool's own options; Zulip reports no ignored parameters for them.
+      if (ignored.length && endpoint.auth !== 'webhook') body.ignored_parameters_unsupported = ignored;
       // Cached JSON text in the body: the body travels as text from here on.
       const res: ApiResponse = hasJsonText(body)
         ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
@@ -99,6 +98,17 @@ export class WorkerRequestHandler implements RequestHandler {
     } catch (err) {
       if (err instanceof RealmNotHereError) return { kind: 'not_here', reason: err.message };
       return { kind: 'response', res: { ...failure(err, this.log, req, route), route, userId: user?.id } };
+    }
+  }
+
+  /** Authenticates; an unknown key is tried again after catching up on users made elsewhere. */
+  private async withRefresh(login: () => User): Promise<User> {
+    try {
+      return login();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.message !== INVALID_API_KEY) throw err;
+      await this.refreshUsers();
+      return login();
     }
   }
 

@@ -26,6 +26,7 @@ import { topicEndpoints } from './topics.js';
 import { linkifierEndpoints } from './linkifiers.js';
 import { playgroundEndpoints } from './playgrounds.js';
 import { renderEndpoints } from './render.js';
+import { externalEndpoints } from './external.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -54,6 +55,7 @@ export const endpoints: Endpoint[] = [
   ...linkifierEndpoints,
   ...playgroundEndpoints,
   ...renderEndpoints,
+  ...externalEndpoints,
 ];
 
 interface RouteGroup {
