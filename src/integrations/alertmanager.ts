@@ -15,11 +15,13 @@ function handle(req: WebhookRequest): WebhookResult {
     const annotations = alert.get('annotations', {});
     const name = labels.get(nameField, annotations.get(nameField, '(unknown)')).str();
     const desc = labels.get(descField, annotations.get(descField, `<missing field: ${descField}>`)).str();
-    const url = alert.at('generatorURL').str().replaceAll('tab=1', 'tab=0');
+    // Alerts from some senders carry no generator link; the line is then the text alone.
+    const generator = alert.get('generatorURL', '');
+    const url = generator.isNull ? '' : generator.str().replaceAll('tab=1', 'tab=0');
     let byStatus = topics.get(name);
     if (!byStatus) topics.set(name, (byStatus = { firing: [], resolved: [] }));
     const status = alert.at('status').oneOf(['firing', 'resolved'] as const);
-    byStatus[status].push(`${desc} ([source](${url}))`);
+    byStatus[status].push(url ? `${desc} ([source](${url}))` : desc);
   }
   const messages: WebhookMessage[] = [];
   for (const [topic, byStatus] of topics) {

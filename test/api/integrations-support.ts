@@ -60,9 +60,9 @@ export interface Posted {
   display_recipient: unknown;
 }
 
-/** The newest `n` messages `reader` can see (oldest first), as raw Markdown. */
+/** The newest `n` messages `reader` can see (oldest first), as raw Markdown, topics as stored. */
 export async function latest(reader: Client, n = 1, narrow: Json[] = []): Promise<Posted[]> {
-  const r = ok(await reader.get('/messages', { anchor: 'newest', num_before: n, num_after: 0, narrow, apply_markdown: false }));
+  const r = ok(await reader.get('/messages', { anchor: 'newest', num_before: n, num_after: 0, narrow, apply_markdown: false, allow_empty_topic_name: true }));
   return (r.messages as Json[]).slice(-n).map((m) => ({
     id: m.id as number,
     topic: m.subject as string,
