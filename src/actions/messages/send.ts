@@ -23,6 +23,7 @@ import { followsWhereMentioned, policyForSend, userTopicChanged } from './topicP
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
 import { enqueueMessageNotifications } from './notifications.js';
+import { triggerOutgoingWebhooks } from '../integrations/serviceBots.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -253,6 +254,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
         publicChannel: !!stream && !stream.inviteOnly,
       });
       enqueueMessageNotifications(actor, message, bits);
+      triggerOutgoingWebhooks(actor, sender, message, rendered);
     },
     undo() {
       for (const u of undo.reverse()) u();

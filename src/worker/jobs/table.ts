@@ -5,10 +5,12 @@ import type { JobPayloads } from '../../jobs/payloads.js';
 import type { WorkerJobDeps } from './deps.js';
 import { pushJob } from './push.js';
 import { retentionJob } from './retention.js';
+import { outgoingWebhookJob } from './outgoingWebhook.js';
 
 export const jobTable = {
   push: pushJob,
   retention: retentionJob,
+  outgoing_webhook: outgoingWebhookJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
 
 export type ServerJobs = typeof jobTable;
