@@ -100,7 +100,12 @@ function asIntegrationPayload(payload: Wild): Wild | null {
   const event = payload.get('event', {});
   const eventId = event.get('event_id');
   if (!eventId.truthy) return null;
-  const webUrl = new URL(`events/${text(eventId)}/`, text(payload.at('url'))).toString();
+  let webUrl: string;
+  try {
+    webUrl = new URL(`events/${text(eventId)}/`, payload.at('url').str()).toString();
+  } catch {
+    throw badPayload(`${payload.at('url').path} is not a URL`);
+  }
   const ts = event.has('timestamp') ? event.at('timestamp').value : event.at('received').value;
   if (typeof ts !== 'number') throw badPayload(`${event.path}['timestamp'] is not a number`);
   const seconds = Math.floor(Math.round(ts * 1e6) / 1e6);

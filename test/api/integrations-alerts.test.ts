@@ -45,6 +45,9 @@ Traceback:
     expect(m.content).toBe(
       '**New message event:** [A simple message-based issue.](https://sentry.io/organizations/hypro999-personal-organization/issues/1635261062/events/8da63b42375e4d3b803c377fefb062f8/)\n```quote\n**level:** info\n**timestamp:** 2020-04-28 14:05:04\n```',
     );
+    // The webhooks plugin sends the event without `data`: same message.
+    const plugin = await expectPosted(realm, 'sentry', { body: sentry.pluginEventForMessage });
+    expect([plugin.topic, plugin.content]).toEqual([m.topic, m.content]);
     m = await expectPosted(realm, 'sentry', { body: sentry.issueResolved });
     expect(m.topic).toBe('Exception: program has entered an invalid state.');
     expect(m.content).toBe('Issue **Exception: program has entered an invalid state.** was marked as resolved by **Hemanth V. Alluri**.');

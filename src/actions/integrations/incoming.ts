@@ -67,9 +67,15 @@ async function messagesFor(actor: RealmActor, bot: User, hook: IncomingWebhook) 
       directory: directoryOf(actor),
     });
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'INVALID_JSON' && integration.notifyOwnerOnInvalidJson !== false) {
+    // Integrations read untrusted payloads; whatever slipped past their checks is still the
+    // payload's fault, not a server error.
+    if (!(err instanceof ApiError)) {
+      actor.services.log.warn({ integration: integration.name, err: err instanceof Error ? err.message : String(err) }, 'webhook payload not understood');
+      throw new ApiError('BAD_REQUEST', `Unable to process the ${integration.displayName} payload`, 400);
+    }
+    if (err.code === 'INVALID_JSON' && integration.notifyOwnerOnInvalidJson !== false) {
       await notifyBotOwnerRateLimited(actor, bot, invalidJsonNotice(integration.displayName));
-    } else if (err instanceof ApiError && err.code === 'MISSING_HTTP_EVENT_HEADER') {
+    } else if (err.code === 'MISSING_HTTP_EVENT_HEADER') {
       const header = String(err.extra.header);
       await notifyBotOwnerRateLimited(actor, bot, missingHeaderNotice(bot.fullName, hook.path, header, integration.displayName));
     }
