@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { port, rawRequest } from '../helpers/client.js';
 import * as gh from '../fixtures/webhooks/github.js';
 import { createChannel, expectError, ok } from './channels-helpers.js';
-import { DMS, expectNothingPosted, expectPosted, hookRealm, inChannel, latest, newestId, postHook, type HookRealm } from './integrations-support.js';
+import { DMS, expectNothingPosted, expectPosted, hookRealm, inChannel, latest, newestId, postHook, withNewBot, type HookRealm } from './integrations-support.js';
 
 let realm: HookRealm;
 
@@ -124,7 +124,7 @@ describe('destinations', () => {
   });
 
   it('a channel that does not exist: nothing posted, the owner is told (at most once a minute)', async () => {
-    const fresh = await hookRealm('hooksmissing');
+    const fresh = await withNewBot(realm, 'missing');
     const r = await postHook(fresh, 'github', { ...ping, query: { stream: 'nowhere' } });
     expect(r.body).toEqual({ result: 'success', msg: '' });
     const [notice] = await latest(fresh.owner, 1, DMS);
@@ -138,14 +138,14 @@ describe('destinations', () => {
   });
 
   it('a channel id that does not exist', async () => {
-    const fresh = await hookRealm('hooksmissingid');
+    const fresh = await withNewBot(realm, 'missingid');
     ok(await postHook(fresh, 'github', { ...ping, query: { stream: '999999' } }));
     const [notice] = await latest(fresh.owner, 1, DMS);
     expect(notice!.content).toBe(`Your bot \`${fresh.bot.email}\` tried to send a message to channel ID 999999, but there is no channel with that ID.`);
   });
 
   it('a channel nobody is subscribed to: posted, and the owner is told', async () => {
-    const fresh = await hookRealm('hooksempty');
+    const fresh = await withNewBot(realm, 'empty');
     await createChannel(fresh.owner, 'lonely');
     ok(await fresh.owner.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['lonely']) }));
     ok(await postHook(fresh, 'github', { ...ping, query: { stream: 'lonely' } }));
@@ -161,7 +161,7 @@ describe('destinations', () => {
 
 describe('payloads', () => {
   it('a body that is not JSON: 400, and the owner is told', async () => {
-    const fresh = await hookRealm('hooksjson');
+    const fresh = await withNewBot(realm, 'badjson');
     const r = await expectNothingPosted(fresh, 'github', { body: '{"zen": ', headers: { 'X-GitHub-Event': 'ping' } });
     expectError(r, 400, 'INVALID_JSON', 'Malformed JSON');
     const [notice] = await latest(fresh.owner, 1, DMS);

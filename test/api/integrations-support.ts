@@ -23,6 +23,14 @@ export async function hookRealm(prefix: string, channel = 'integrations'): Promi
   return { owner, subdomain, bot: { id: r.user_id as number, email, apiKey: r.api_key as string, client }, channel, channelId };
 }
 
+/** The same realm and channel with a new incoming webhook bot of the owner (its notices start afresh). */
+export async function withNewBot(realm: HookRealm, shortName: string): Promise<HookRealm> {
+  const r = ok(await realm.owner.post('/bots', { full_name: `${shortName} Bot`, short_name: shortName, bot_type: 2 }));
+  const email = `${shortName}-bot@${realm.subdomain}.localhost`;
+  const client = new Client(realm.subdomain, email, r.api_key as string, r.user_id as number);
+  return { ...realm, bot: { id: r.user_id as number, email, apiKey: r.api_key as string, client } };
+}
+
 export interface HookPost {
   /** Query parameters besides `api_key` (which defaults to the bot's). */
   query?: Record<string, string | undefined>;
