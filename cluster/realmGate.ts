@@ -14,7 +14,7 @@
 import type { Logger } from '../src/log.js';
 import type { RealmRegistry } from '../src/realm/registry.js';
 import type { RealmActor } from '../src/realm/actor.js';
-import { findRealmBySubdomain } from '../src/db/realms.js';
+import { findRealmById, findRealmBySubdomain } from '../src/db/realms.js';
 import type { Sql } from '../src/db/connect.js';
 import { badEventQueueId } from '../src/events/hub.js';
 import type { ApiRequest, ApiResponse, RequestHandler } from '../src/http/contract.js';
@@ -128,6 +128,33 @@ export class RealmGate {
       }
     }
     return this.run(slot, req);
+  }
+
+  /**
+   * A job's way into a realm (a scheduled message coming due in a realm nobody uses now): the
+   * realm is activated as a request would activate it, if placement puts it on this worker and
+   * its lease can be taken. Null when it belongs elsewhere (the job is passed on).
+   */
+  async activateForJob(realmId: number): Promise<RealmActor | null> {
+    const active = this.d.registry.activeById(realmId);
+    if (active) return this.d.leases.valid(realmId) && !this.byId.get(realmId)?.leaving ? active : null;
+    const realm = await findRealmById(this.d.sql, realmId);
+    if (!realm || !this.placedHere(realm.stringId)) return null;
+    let slot = this.slots.get(realm.stringId);
+    if (!slot) this.slots.set(realm.stringId, (slot = new Slot(realm.stringId)));
+    if (slot.leaving) return null;
+    let state: 'active' | 'missing' | 'refused';
+    try {
+      state = await this.activate(slot);
+    } catch (err) {
+      this.forgetIfIdle(slot);
+      throw err;
+    }
+    if (state !== 'active') {
+      this.forgetIfIdle(slot);
+      return null;
+    }
+    return this.d.registry.activeById(realmId) ?? null;
   }
 
   /** Takes the realm's lease, loads it under the lease, restores its queues; once per slot at a time. */

@@ -45,6 +45,8 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
     selfId: id, sql: db.sql, registry: worker.registry, inner: worker.handler, leases, view, queues, timing: cc, log: wlog,
   });
   leases.onLost = (realmId) => gate.lost(realmId);
+  // Jobs (scheduled messages coming due) may take up a realm placed here that nobody uses now.
+  worker.registry.setJobActivation((realmId) => gate.activateForJob(realmId));
 
   const server = new WorkerServer(gate, id, wlog);
   const port = await server.listen(cc.WORKER_PORT, cc.WORKER_HOST);

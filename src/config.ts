@@ -23,6 +23,12 @@ const envSchema = z.object({
   /** Prefix of every Redis key (BullMQ queues included), so deployments sharing a Redis stay apart. */
   REDIS_PREFIX: z.string().min(1).default('chat:'),
   RETENTION_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
+  /**
+   * How often each worker looks in the database for scheduled messages and reminders coming
+   * due (each also gets a delayed job when it is scheduled; the sweep covers jobs lost with a
+   * restart or a crash).
+   */
+  SCHEDULED_SWEEP_SECONDS: z.coerce.number().positive().default(30),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   RENDER_THREADS: z.coerce.number().int().min(1).optional(),
   RENDER_BUDGET_MS: z.coerce.number().int().positive().default(2000),

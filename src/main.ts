@@ -3,7 +3,7 @@
 import { loadConfig } from './config.js';
 import { log } from './log.js';
 import { connectDatabase } from './db/connect.js';
-import { createDemoRealmIfEmpty } from './worker/bootstrap.js';
+import { createDemoRealmIfEmpty, seedDemoRealm } from './worker/bootstrap.js';
 import { startWorker } from './worker/index.js';
 import { InProcessRouter } from './http/inProcessRouter.js';
 import { FrontServer } from './http/server.js';
@@ -24,11 +24,10 @@ async function main(): Promise<void> {
   }
   const db = await connectDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, role: 'server' });
   log.info({ embedded: db.embedded, dataDir: db.embedded ? config.dataDir : undefined }, 'database ready');
-  if (config.DEMO_REALM) {
-    const banner = await createDemoRealmIfEmpty(db.sql, config);
-    if (banner) process.stdout.write(banner);
-  }
+  const banner = config.DEMO_REALM ? await createDemoRealmIfEmpty(db.sql, config) : null;
+  if (banner) process.stdout.write(banner);
   const worker = await startWorker(config, db.sql, log);
+  if (banner) await seedDemoRealm(worker.registry);
   const metrics = new Metrics();
   metrics.gauge('chat_realm_actors_active', 'Realm actors active in this process', () => worker.registry.activeCount);
   metrics.gauge('chat_event_queues', 'Event queues held in this process', () => {

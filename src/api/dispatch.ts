@@ -12,6 +12,8 @@ import type { User } from '../model/types.js';
 import type { Logger } from '../log.js';
 import { routeTable } from './routes.js';
 import { hasJsonText, spliceJson } from '../http/jsonText.js';
+import { authenticateJsonRequest } from './sessionRequest.js';
+import type { SessionRow } from '../db/sessions.js';
 
 /**
  * Per parameter spec: the values of the parameters whose absence parses to a plain value
@@ -66,6 +68,13 @@ export class WorkerRequestHandler implements RequestHandler {
     let route: string | undefined;
     try {
       const match = routeTable.match(req.method, req.path);
+      if (match.kind === 'found' && match.endpoint.only === 'json' && req.prefix !== 'json') {
+        throw new ApiError('BAD_REQUEST', 'Not found', 404);
+      }
+      // Incoming webhooks live under /api/v1 only (their tools post there, with an API key).
+      if (match.kind === 'found' && match.endpoint.auth === 'webhook' && req.prefix === 'json') {
+        throw new ApiError('BAD_REQUEST', 'Not found', 404);
+      }
       if (match.kind === 'not_found') throw new ApiError('BAD_REQUEST', 'Not found', 404);
       if (match.kind === 'method_not_allowed') {
         throw new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed', 405, { allowed_methods: match.allowed });
@@ -75,9 +84,12 @@ export class WorkerRequestHandler implements RequestHandler {
       const actor = await this.registry.get(req.subdomain);
       if (!actor) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
       actor.lastUsed = Date.now();
+      let session: SessionRow | undefined;
       if (endpoint.auth === 'webhook') {
         const login = () => authenticateWebhook(actor, req.params.api_key, req.authorization);
         user = await this.withRefresh(login);
+      } else if (req.prefix === 'json') {
+        ({ user, session } = await authenticateJsonRequest(actor, req, endpoint.auth));
       } else if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
         user = await this.withRefresh(() => authenticate(actor, req.authorization));
         // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
@@ -86,7 +98,8 @@ export class WorkerRequestHandler implements RequestHandler {
         }
       }
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
-      const result = await endpoint.handler({ actor, user: user as User, args, req });
+      const cookies: string[] = [];
+      const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies });
       const body = successBody(result);
       // Webhooks take the tool's own options; Zulip reports no ignored parameters for them.
       if (ignored.length && endpoint.auth !== 'webhook') body.ignored_parameters_unsupported = ignored;
@@ -94,6 +107,7 @@ export class WorkerRequestHandler implements RequestHandler {
       const res: ApiResponse = hasJsonText(body)
         ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
         : { status: 200, body, route, userId: user?.id };
+      if (cookies.length) res.cookies = cookies;
       return { kind: 'response', res };
     } catch (err) {
       if (err instanceof RealmNotHereError) return { kind: 'not_here', reason: err.message };

@@ -4,6 +4,7 @@ import type { Args, ParamSpec } from '../http/params.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { ApiRequest } from '../http/contract.js';
 import type { User } from '../model/types.js';
+import type { SessionRow } from '../db/sessions.js';
 
 /**
  * `webhook`: an incoming webhook, whose caller is named by an `api_key` parameter (or Basic
@@ -17,6 +18,10 @@ export interface Ctx<P extends ParamSpec, A extends AuthMode> {
   user: A extends 'user' | 'webhook' ? User : User | null;
   args: Args<P>;
   req: ApiRequest;
+  /** The web client's session, when the request came on /json with a session cookie. */
+  session?: SessionRow;
+  /** Set-Cookie values the response carries (login, logout). */
+  cookies: string[];
 }
 
 export type Body = Record<string, unknown>;
@@ -25,6 +30,8 @@ export interface Endpoint {
   method: Method;
   path: string;
   auth: AuthMode;
+  /** `json`: served only under /json (the web client's login and logout). */
+  only?: 'json';
   params: ParamSpec;
   handler: (ctx: Ctx<ParamSpec, AuthMode>) => Promise<Body>;
 }
@@ -33,6 +40,7 @@ export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
   method: Method;
   path: string;
   auth: A;
+  only?: 'json';
   params: P;
   handler: (ctx: Ctx<P, A>) => Promise<Body>;
 }): Endpoint {

@@ -44,7 +44,8 @@ export const messageEndpoints = [
       const type = MESSAGE_TYPES[args.type];
       if (!type) throw badRequest('Invalid message type');
       if (args.queue_id !== undefined && args.local_id === undefined) throw missingArgument('local_id');
-      const client = clientName(req.userAgent);
+      // Zulip names the web app's client "website": its messages start read for the sender.
+      const client = req.prefix === 'json' ? 'website' : clientName(req.userAgent);
       const result = await sendMessage(actor, user, {
         type,
         to: args.to,

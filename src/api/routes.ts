@@ -1,5 +1,5 @@
-// The route table: every endpoint under /api/v1. The front tier matches paths against it;
-// the worker runs the handlers.
+// The route table: every endpoint under /api/v1, also served under /json for the web client.
+// The worker matches paths against it and runs the handlers.
 import type { Endpoint } from './endpoint.js';
 import { authEndpoints } from './auth.js';
 import { eventEndpoints } from './events.js';
@@ -27,6 +27,9 @@ import { linkifierEndpoints } from './linkifiers.js';
 import { playgroundEndpoints } from './playgrounds.js';
 import { renderEndpoints } from './render.js';
 import { externalEndpoints } from './external.js';
+import { scheduledMessageEndpoints } from './scheduled_messages.js';
+import { draftEndpoints } from './drafts.js';
+import { sessionEndpoints } from './session.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -56,6 +59,9 @@ export const endpoints: Endpoint[] = [
   ...playgroundEndpoints,
   ...renderEndpoints,
   ...externalEndpoints,
+  ...scheduledMessageEndpoints,
+  ...draftEndpoints,
+  ...sessionEndpoints,
 ];
 
 interface RouteGroup {

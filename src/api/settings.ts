@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p, type ParamSpec } from '../http/params.js';
 import { updateOwnSettings } from '../actions/users/settings.js';
+import { keepSessionAfterPasswordChange } from '../actions/users/login.js';
 import { USER_SETTINGS } from '../model/userSettings.js';
 
 function settingParam(kind: 'bool' | 'int' | 'string'): z.ZodType {
@@ -28,7 +29,7 @@ export const settingsEndpoints = [
       timezone: p.string().optional(),
       ...settingParams,
     },
-    async handler({ actor, user, args }) {
+    async handler({ actor, user, args, session }) {
       const { full_name, old_password, new_password, timezone, ...rest } = args as Record<string, unknown>;
       const settings: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(rest)) if (value !== undefined) settings[name] = value;
@@ -39,6 +40,7 @@ export const settingsEndpoints = [
         timezone: timezone as string | undefined,
         settings,
       });
+      if (new_password !== undefined && session) await keepSessionAfterPasswordChange(actor, session);
       return {};
     },
   }),

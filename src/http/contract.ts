@@ -6,8 +6,13 @@
 export interface ApiRequest {
   id: string;
   method: string;
-  /** The path under /api/v1, e.g. `/users/12`. */
+  /** The path under /api/v1 (or /json), e.g. `/users/12`. */
   path: string;
+  /**
+   * `json` for the web client's `/json/...` paths, which authenticate by session cookie and
+   * need a CSRF token on every non-GET request; absent for `/api/v1/...` (HTTP Basic).
+   */
+  prefix?: 'json';
   params: Record<string, string>;
   subdomain: string;
   authorization?: string;
@@ -22,6 +27,13 @@ export interface ApiRequest {
    */
   headers?: Record<string, string>;
   rawBody?: string;
+  /** The session cookie's value (sent only on `/json` requests). */
+  sessionId?: string;
+  /** The X-CSRFToken header. */
+  csrfToken?: string;
+  /** The Origin and Host headers, for the CSRF origin check of `/json` requests. */
+  origin?: string;
+  host?: string;
 }
 
 export interface ApiResponse {
@@ -37,6 +49,8 @@ export interface ApiResponse {
   route?: string;
   /** For the request log. */
   userId?: number;
+  /** Set-Cookie values (login and logout of the web client). */
+  cookies?: string[];
 }
 
 /**

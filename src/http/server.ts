@@ -14,6 +14,8 @@ import { errorResponse, internalErrorResponse, successBody } from './envelope.js
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
+import { WebAssets } from './static.js';
+import { jsonRequestFields } from './session.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
@@ -33,6 +35,8 @@ export interface FrontOptions {
 export const API_PREFIX = '/api/v1';
 /** Paths of incoming webhooks (`/api/v1/external/{integration}`). */
 const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
+/** The web client's API: the same endpoints, authenticated by session cookie (see session.ts). */
+export const JSON_PREFIX = '/json';
 
 interface Pending {
   aborted: boolean;
@@ -47,7 +51,7 @@ const statusLine = (status: number): string => {
   return line;
 };
 
-function send(p: Pending, status: number, body: unknown, headers?: Record<string, string>, contentType = 'application/json'): void {
+function send(p: Pending, status: number, body: unknown, headers?: Record<string, string>, contentType = 'application/json', cookies?: string[]): void {
   if (p.aborted) return;
   p.aborted = true;
   const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
@@ -56,6 +60,7 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
     res.writeStatus(statusLine(status));
     res.writeHeader('Content-Type', contentType);
     if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
+    if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
     res.end(text);
   });
 }
@@ -71,6 +76,7 @@ const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(
 export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
+  private readonly web = new WebAssets();
   private inFlight = 0;
   private draining = false;
   port = 0;
@@ -92,6 +98,13 @@ export class FrontServer {
       res.onAborted(() => (p.aborted = true));
       void o.metrics.text().then((t) => send(p, 200, t, {}, 'text/plain; version=0.0.4'));
     });
+    // The web client: its page and files; anything else under these paths is a JSON 404.
+    const serveWeb = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
+      const asset = this.web.find(req.getUrl());
+      if (asset) this.web.write(res, req, asset);
+      else this.onRequest(res, req);
+    };
+    for (const pattern of ['/', '/assets/*', '/static/*']) this.app.get(pattern, serveWeb);
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
 
@@ -130,6 +143,8 @@ export class FrontServer {
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
     const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    const isJson = url.startsWith(JSON_PREFIX + '/');
+    const session = isJson ? jsonRequestFields(this.o.config, (name) => req.getHeader(name)) : undefined;
     const subdomain = subdomainFromHost(this.o.config, host);
     // Incoming webhooks read their tool's headers and exact body; other requests need neither.
     const webhook = url.startsWith(WEBHOOK_PREFIX);
@@ -142,7 +157,7 @@ export class FrontServer {
     let userId: number | undefined;
 
     const finish = (r: ApiResponse) => {
-      send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers);
+      send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
       this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
@@ -162,10 +177,10 @@ export class FrontServer {
       this.o.router.cancel(id, subdomain);
     });
 
-    if (!url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
-      return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
+    if (!isJson && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
+      return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
     }
-    const path = url.slice(API_PREFIX.length) || '/';
+    const path = isJson ? url.slice(JSON_PREFIX.length) : url.slice(API_PREFIX.length) || '/';
     if (contentLength > this.o.config.MAX_BODY_BYTES) {
       return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
@@ -206,6 +221,7 @@ export class FrontServer {
       const apiReq: ApiRequest = {
         id, method, path, params, subdomain,
         authorization, userAgent, idempotencyKey, remoteAddress,
+        ...session,
         ...(webhook ? { headers, rawBody } : {}),
       };
       this.o.router.dispatch(apiReq).then(

@@ -68,6 +68,8 @@ export class BullJobRunner<T extends JobTable> implements JobRunner<T> {
       attempts: Math.max(1, opts.attempts ?? def.attempts ?? 1),
       backoff: { type: 'exponential', delay: opts.backoffMs ?? def.backoffMs ?? 1000 },
       delay: opts.delayMs,
+      // BullMQ ignores an add whose id exists (a failed job kept for inspection included).
+      jobId: opts.jobId,
       removeOnComplete: true,
       removeOnFail: KEEP_FAILED,
     });

@@ -1,6 +1,8 @@
 // The in-process runner: the one-process mode's jobs (no Redis). Same processors and retry
 // policy as the BullMQ runner; jobs live in memory, at most `concurrency` run at once, and
-// close() drains them (delayed tries included) before it returns.
+// close() drains them (delayed tries included) before it returns. Jobs queued with a delay
+// are wake-ups whose work the database records (a scheduled message): close() drops them at
+// once, and the next start finds that work again.
 import type { Logger } from '../log.js';
 import { backoffDelay, describeError, PermanentJobError, type JobData, type JobDepsOf, type JobOptions, type JobRunner, type JobTable } from './types.js';
 
@@ -13,7 +15,14 @@ interface QueuedJob {
   backoffMs: number;
   /** Set for runs of a schedule, so that one slow run does not pile up the next ones. */
   schedule?: string;
+  /** JobOptions.jobId: no second job with it while this one is pending. */
+  key?: string;
+  /** Queued with a delay: waiting for its first try, it is dropped at close. */
+  wakeUp: boolean;
 }
+
+/** The longest wait setTimeout takes as given. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface InProcessOptions<T extends JobTable> {
   table: T;
@@ -32,6 +41,7 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
   private readonly delayed = new Map<NodeJS.Timeout, QueuedJob>();
   private readonly intervals: NodeJS.Timeout[] = [];
   private readonly busySchedules = new Set<string>();
+  private readonly pendingKeys = new Set<string>();
   private running = 0;
   private nextId = 0;
   private deps: JobDepsOf<T> | null = null;
@@ -53,6 +63,10 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
     if (this.closed) throw new Error(`The job runner is closed; job '${name}' was not queued`);
     const def = this.table[name];
     if (!def) throw new Error(`Unknown job '${name}'`);
+    if (opts.jobId !== undefined) {
+      if (this.pendingKeys.has(opts.jobId)) return;
+      this.pendingKeys.add(opts.jobId);
+    }
     const job: QueuedJob = {
       id: ++this.nextId,
       name,
@@ -62,6 +76,8 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
       attempts: Math.max(1, opts.attempts ?? def.attempts ?? 1),
       backoffMs: opts.backoffMs ?? def.backoffMs ?? 1000,
       schedule,
+      key: opts.jobId,
+      wakeUp: !!opts.delayMs && opts.delayMs > 0,
     };
     if (schedule) this.busySchedules.add(schedule);
     if (opts.delayMs && opts.delayMs > 0) this.later(job, opts.delayMs);
@@ -87,11 +103,17 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
   }
 
   private later(job: QueuedJob, ms: number): void {
+    // setTimeout fires at once beyond 2^31-1 ms; a longer wait is taken in steps.
+    const step = Math.min(ms, MAX_TIMER_MS);
     const timer = setTimeout(() => {
       this.delayed.delete(timer);
+      if (step < ms) {
+        this.later(job, ms - step);
+        return;
+      }
       this.ready.push(job);
       this.pump();
-    }, ms);
+    }, step);
     // A pending retry does not keep the process alive; close() waits for it on its own.
     timer.unref();
     this.delayed.set(timer, job);
@@ -122,6 +144,7 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
       }
     } finally {
       if (done && job.schedule) this.busySchedules.delete(job.schedule);
+      if (done && job.key !== undefined) this.pendingKeys.delete(job.key);
       this.running--;
       this.pump();
     }
@@ -151,6 +174,7 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
       this.dropPending('job runner closed before it started');
       return;
     }
+    this.dropWakeUps();
     if (this.idle) return;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await new Promise<boolean>((resolve) => {
@@ -161,11 +185,25 @@ export class InProcessJobRunner<T extends JobTable> implements JobRunner<T> {
     if (timedOut) this.dropPending('jobs still pending at shutdown were dropped');
   }
 
+  /** Wake-ups not yet due: their work stays in the database for the next start. */
+  private dropWakeUps(): void {
+    let dropped = 0;
+    for (const [timer, job] of this.delayed) {
+      if (!job.wakeUp || job.attemptsMade > 0) continue;
+      clearTimeout(timer);
+      this.delayed.delete(timer);
+      if (job.key !== undefined) this.pendingKeys.delete(job.key);
+      dropped++;
+    }
+    if (dropped > 0) this.log.debug({ dropped }, 'delayed wake-ups dropped at shutdown');
+  }
+
   private dropPending(reason: string): void {
     const dropped = [...this.ready, ...this.delayed.values()];
     for (const t of this.delayed.keys()) clearTimeout(t);
     this.delayed.clear();
     this.ready.length = 0;
+    this.pendingKeys.clear();
     if (dropped.length > 0 || this.running > 0) {
       this.log.warn({ dropped: dropped.map((j) => j.name), running: this.running }, reason);
     }

@@ -1,7 +1,7 @@
 // The payload catalog: every job the server queues, by name, with the data it carries. The
 // request path queues jobs by these names; the processors live in src/worker/jobs.
 import type { JobDefinition, JobQueue } from './types.js';
-import type { OutgoingEvent } from '../integrations/outgoing.js';
+import type { OutgoingEvent, Outcome } from '../integrations/outgoing.js';
 
 /** Zulip's mobile push payload of a message (`event: "message"`). */
 export interface PushPayload {
@@ -39,6 +39,22 @@ export interface PushJob {
 export type RetentionJob = Record<string, never>;
 
 /**
+ * A scheduled message or reminder coming due. Only a wake-up: the row in the database says
+ * whether there is still anything to deliver, and for which time.
+ */
+export interface ScheduledDeliveryJob {
+  realmId: number;
+  scheduledMessageId: number;
+  /** The delivery time the job was queued for (ms); a row moved to another time has another job. */
+  dueMs: number;
+  /** How often the job was passed on by processes that may not hold the realm. */
+  hop?: number;
+}
+
+/** The sweep takes no data: it looks in the database for every row coming due. */
+export type ScheduledSweepJob = Record<string, never>;
+
+/**
  * One call of an outgoing webhook bot's service, made self-contained when the triggering
  * message committed: the request and the places to answer need nothing else of the realm.
  */
@@ -54,10 +70,21 @@ export interface OutgoingWebhookJob {
   messageUrl: string;
 }
 
+/** What an outgoing webhook bot says after its call; posted in the realm's actor. */
+export interface OutgoingWebhookReplyJob {
+  call: OutgoingWebhookJob;
+  outcome: Outcome;
+  /** How often the job was passed on by processes that may not hold the realm. */
+  hop?: number;
+}
+
 export interface JobPayloads {
   push: PushJob;
   retention: RetentionJob;
-  outgoing_webhook: OutgoingWebhookJob;
+  'scheduled-delivery': ScheduledDeliveryJob;
+  'scheduled-sweep': ScheduledSweepJob;
+  'outgoing-webhook': OutgoingWebhookJob;
+  'outgoing-webhook-reply': OutgoingWebhookReplyJob;
 }
 
 /** A table with the catalog's data types: what the request path may queue. */

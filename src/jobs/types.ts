@@ -6,8 +6,13 @@ export interface JobOptions {
   attempts?: number;
   /** Base of the exponential backoff between tries: backoffMs, 2·backoffMs, 4·backoffMs… */
   backoffMs?: number;
-  /** Wait before the first try. */
+  /**
+   * Wait before the first try. A job queued with a delay is a wake-up whose work is recorded
+   * elsewhere (the database): the in-process runner drops it at close instead of waiting.
+   */
   delayMs?: number;
+  /** While a job with this id is queued, delayed or running, another with the same id is not added. */
+  jobId?: string;
 }
 
 /** What a processor gets besides its data: the worker's services (given at start), the try, a logger. */

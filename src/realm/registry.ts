@@ -17,8 +17,15 @@ export interface RegistryOptions {
   activation: 'on_demand' | 'managed';
 }
 
+/**
+ * How a managed registry takes up a realm for a job (a cluster: only a realm placed on this
+ * process, under its lease); null when the realm belongs elsewhere now.
+ */
+export type JobActivation = (realmId: number) => Promise<RealmActor | null>;
+
 export class RealmRegistry {
   private readonly loading = new Map<string, Promise<RealmActor | null>>();
+  private jobActivation: JobActivation | null = null;
   private readonly bySubdomain = new Map<string, RealmActor>();
   private readonly byId = new Map<number, RealmActor>();
   private readonly passivatedListeners: Array<(actor: RealmActor) => void> = [];
@@ -61,6 +68,24 @@ export class RealmRegistry {
     this.bySubdomain.set(realm.stringId, actor);
     this.services.log.debug({ realm: realm.stringId }, 'realm actor activated');
     return actor;
+  }
+
+  /** How a managed registry activates a realm for a job; without it, jobs use active realms only. */
+  setJobActivation(activation: JobActivation): void {
+    this.jobActivation = activation;
+  }
+
+  /**
+   * The actor a job works in: the active one, else the realm activated for the job where this
+   * process may hold it (on demand: always; managed: as the job activation decides). Null when
+   * the realm does not exist or is not this process's to hold.
+   */
+  async holdForJob(realmId: number): Promise<RealmActor | null> {
+    const active = this.byId.get(realmId);
+    if (active) return active;
+    if (this.options.activation === 'managed') return this.jobActivation ? this.jobActivation(realmId) : null;
+    const subdomain = await this.subdomainOf(realmId);
+    return subdomain === null ? null : this.get(subdomain);
   }
 
   /** The active actor for a subdomain, if this process has it in memory (never loads it). */

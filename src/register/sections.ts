@@ -13,6 +13,7 @@ import { defaultStreamIds, subscriptionLists, visibleStreams } from '../views/ch
 import { maxMessageIdSection, mutedTopicsSection, recentPrivateConversationsSection, starredMessagesSection, unreadMsgsSection, userTopicsSection } from './sections/messages.js';
 import { botsVisibleTo, formatBot } from '../views/bots.js';
 import { listFolders } from '../views/folders.js';
+import { laterSections } from './sections/later.js';
 
 type SectionState = Record<string, unknown>;
 /**
@@ -72,6 +73,8 @@ const sections: Record<string, Section> = {
   // Linkifiers and code playgrounds.
   realm_linkifiers: realmLinkifiersSection,
   realm_playgrounds: realmPlaygroundsSection,
+  // Scheduled messages, reminders, drafts, saved snippets, navigation views.
+  ...laterSections,
 };
 
 export async function initialState(

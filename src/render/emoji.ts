@@ -133,3 +133,12 @@ export const EMOTICON_RE = new RegExp(
   'g',
 );
 export { EMOTICON_CONVERSIONS };
+
+/** Every Unicode emoji's names, canonical first (Zulip's emoji_api.json `code_to_names`). */
+export function emojiCodeToNames(): Record<string, string[]> {
+  const { nameToCode, codeToName } = getTables();
+  const out: Record<string, string[]> = {};
+  for (const [code, name] of codeToName) out[code] = [name];
+  for (const [name, code] of nameToCode) if (out[code] && out[code][0] !== name) out[code].push(name);
+  return out;
+}

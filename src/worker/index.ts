@@ -38,6 +38,9 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
   }
   jobs.start({ config, sql, log, registry });
   jobs.every('retention', config.RETENTION_INTERVAL_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule message retention'));
+  // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
+  // timers after a restart, jobs of a crashed worker) are queued again.
+  jobs.every('scheduled-sweep', config.SCHEDULED_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the scheduled-message sweep'));
   const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp());
   return {
     registry,

@@ -239,7 +239,8 @@ describe('the envelope', () => {
   });
 
   it('answers unknown routes with a JSON 404, inside and outside /api/v1', async () => {
-    for (const path of ['/api/v1/no_such_endpoint', '/api/v1/users/me/nothing/here', '/api/v1', '/api/v2/users', '/favicon.ico', '/']) {
+    // `/` is the web client's page (test/api/web-files.test.ts).
+    for (const path of ['/api/v1/no_such_endpoint', '/api/v1/users/me/nothing/here', '/api/v1', '/api/v2/users', '/favicon.ico', '/json/no_such_endpoint']) {
       const r = await rawText(path, owner.host);
       expect(r.status, path).toBe(404);
       expect(r.headers['content-type'], path).toMatch(/^application\/json/);

@@ -2,7 +2,7 @@
 // mentions the bot (not silently; group mentions count for the group's members), or a direct
 // message with the bot among its participants. Messages sent by bots trigger nothing, so that
 // bots cannot loop (Zulip's get_service_bot_events). Each trigger queues one
-// `outgoing_webhook` job carrying all the call needs. Nothing here can fail the send.
+// `outgoing-webhook` job carrying all the call needs. Nothing here can fail the send.
 import type { RealmActor } from '../../realm/actor.js';
 import { BotType, type User } from '../../model/types.js';
 import type { MessageRecord } from '../../model/messageState.js';
@@ -94,7 +94,7 @@ export function triggerOutgoingWebhooks(actor: RealmActor, sender: User, m: Mess
       const job = jobFor(actor, bot, trigger, m, shown(bot));
       if (!job) continue;
       services.jobs
-        .enqueue('outgoing_webhook', job)
+        .enqueue('outgoing-webhook', job)
         .catch((err: unknown) => services.log.error({ err, realm: actor.realm.stringId, bot: bot.id, message: m.id }, 'could not queue an outgoing webhook'));
     }
   } catch (err) {

@@ -265,6 +265,30 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
   return { send, result };
 }
 
+/** Where a checked send would go: a channel and topic, or a direct conversation's participants. */
+export interface SendTarget {
+  streamId: number | null;
+  topic: string;
+  /** Sorted participants (the sender included) of a direct message. */
+  userIds: number[] | null;
+}
+
+/**
+ * The checks of a send without sending (a message scheduled for later is checked when it is
+ * scheduled, and again as a send when it is delivered). Runs in the mailbox.
+ */
+export async function checkSendTarget(
+  actor: RealmActor,
+  sender: User,
+  input: Pick<SendInput, 'type' | 'to' | 'topic'>,
+  rendered: RenderedContent,
+): Promise<SendTarget> {
+  const a = resolveAddressee(actor, sender, { ...input, content: '', readBySender: false, client: '' });
+  await checkWildcards(actor, sender, a, rendered);
+  checkGroupMentions(actor, sender, rendered);
+  return { streamId: a.stream?.id ?? null, topic: a.topic, userIds: 'userIds' in a.conversation ? a.conversation.userIds : null };
+}
+
 /** Sends a message: checks, then waits for its batch to commit. */
 export async function sendMessageNow(actor: RealmActor, sender: User, input: SendInput): Promise<SendResult> {
   const content = normalizeContent(input.content);

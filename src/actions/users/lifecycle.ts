@@ -14,6 +14,7 @@ import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { botForAdmin } from '../../permissions/bots.js';
 import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
 import { userGroupMembersEvent } from '../../events/catalog/index.js';
+import { deleteSessionsOf } from './login.js';
 
 export const cannotDeactivateLastUser = (isLastOwner: boolean) => {
   const entity = isLastOwner ? 'organization owner' : 'user';
@@ -62,6 +63,8 @@ async function deactivate(actor: RealmActor, target: User): Promise<void> {
   const affected = [target, ...bots];
   await actor.sql.begin(async (tx) => {
     for (const u of affected) await saveUser(tx, { ...u, isActive: false });
+    // Zulip's delete_user_sessions: a reactivated user logs in again.
+    await deleteSessionsOf(actor, tx, affected.map((u) => u.id));
   });
   for (const u of affected) {
     actor.state.putUser({ ...u, isActive: false });

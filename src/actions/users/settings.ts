@@ -13,6 +13,7 @@ import { apiEmail } from '../../views/users.js';
 import { updateFullName, updatePasswordHash, updateTimezone, updateUserSettings } from '../../db/settings.js';
 import { actingUser } from '../../permissions/roles.js';
 import { realmProperty } from '../../permissions/realmSettings.js';
+import { deleteUserDrafts } from '../../db/drafts.js';
 
 // Zulip's authenticate_by_username rule applies to password checks here too.
 const passwordFailures = new FailureLimiter(5, 1800);
@@ -99,6 +100,8 @@ export async function updateOwnSettings(actor: RealmActor, acting: User, update:
       if (newTimezone !== undefined) await updateTimezone(tx, user.id, newTimezone);
       if (anySetting) await updateUserSettings(tx, user.id, changed);
       if (passwordHash !== undefined) await updatePasswordHash(tx, user.id, passwordHash);
+      // As Zulip: the drafts stored so far go, with no events (the devices keep theirs locally).
+      if (changed.enable_drafts_synchronization === false) await deleteUserDrafts(tx, user.id);
     });
 
     const oldVisibility = userSettingValue(user.settings, 'email_address_visibility') as number;

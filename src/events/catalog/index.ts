@@ -9,12 +9,14 @@ import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent,
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
 import { realmEventSchemas, type InvitesChangedEvent, type RealmEvent, type RealmLinkifiersEvent, type RealmPlaygroundsEvent, type RealmUserSettingsDefaultsEvent } from './realm.js';
+import { laterEventSchemas, type DraftsEvent, type NavigationViewEvent, type RemindersEvent, type SavedSnippetsEvent, type ScheduledMessagesEvent } from './later.js';
 
 export * from './messages.js';
 export * from './channels.js';
 export * from './users.js';
 export * from './groups.js';
 export * from './realm.js';
+export * from './later.js';
 export type { ApiObject } from './objects.js';
 
 export const heartbeatEventSchema = z.strictObject({ type: z.literal('heartbeat') });
@@ -28,12 +30,14 @@ export type ServerEvent =
   | RealmUserEvent | RealmBotEvent | UserSettingsEvent | LegacySettingsEvent | AlertWordsEvent | PresenceEvent | CustomProfileFieldsEvent
   | UserGroupEvent
   | RealmEvent | RealmUserSettingsDefaultsEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | InvitesChangedEvent
+  | ScheduledMessagesEvent | RemindersEvent | DraftsEvent | SavedSnippetsEvent | NavigationViewEvent
   | HeartbeatEvent;
 
 export type EventType = ServerEvent['type'];
 
 const allSchemas: z.ZodType[] = [
-  ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, heartbeatEventSchema,
+  ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas,
+  heartbeatEventSchema,
 ];
 
 interface SchemaDef {

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { RealmActor } from '../../realm/actor.js';
 import { realmUrl } from '../../http/urls.js';
+import { emojiDataPath } from '../../http/emojiData.js';
 import { realmSettingsState } from '../../views/realmSettings.js';
 import { REALM_LIMITS, longpollTimeoutSeconds } from '../../model/limits.js';
 import { wantsLinkifierUrlTemplate, type CapabilityHolder } from '../../events/shape.js';
@@ -88,6 +89,7 @@ export function realmSection(actor: RealmActor): Record<string, unknown> {
     jitsi_server_url: setting('jitsi_server_url', null) ?? JITSI_SERVER_URL,
     giphy_rating_options: GIPHY_RATING_OPTIONS,
     server_thumbnail_formats: [],
+    server_emoji_data_url: `${url}${emojiDataPath()}`,
     server_report_message_types: REPORT_MESSAGE_TYPES,
     ...REALM_LIMITS,
     event_queue_longpoll_timeout_seconds: longpollTimeoutSeconds(actor.events.heartbeatSeconds),

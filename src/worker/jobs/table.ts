@@ -5,12 +5,16 @@ import type { JobPayloads } from '../../jobs/payloads.js';
 import type { WorkerJobDeps } from './deps.js';
 import { pushJob } from './push.js';
 import { retentionJob } from './retention.js';
-import { outgoingWebhookJob } from './outgoingWebhook.js';
+import { outgoingWebhookJob, outgoingWebhookReplyJob } from './outgoingWebhook.js';
+import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
 
 export const jobTable = {
   push: pushJob,
   retention: retentionJob,
-  outgoing_webhook: outgoingWebhookJob,
+  'outgoing-webhook': outgoingWebhookJob,
+  'outgoing-webhook-reply': outgoingWebhookReplyJob,
+  'scheduled-delivery': scheduledDeliveryJob,
+  'scheduled-sweep': scheduledSweepJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
 
 export type ServerJobs = typeof jobTable;
