@@ -90,6 +90,18 @@ describe('authentication', () => {
     expectError(res, 401, 'USER_DEACTIVATED', 'Account is deactivated');
   });
 
+  it('404s under /json: webhooks are for tools, with an API key', async () => {
+    const r = await rawRequest({
+      method: 'POST',
+      path: `/json/external/github?api_key=${realm.bot.apiKey}&stream=${realm.channel}`,
+      host: `${realm.subdomain}.localhost:${port()}`,
+      headers: { 'Content-Type': 'application/json', 'X-GitHub-Event': 'ping' },
+      body: JSON.stringify(gh.ping),
+    });
+    expect(r.status).toBe(404);
+    expect(r.body.result).toBe('error');
+  });
+
   it('404s an unknown integration', async () => {
     const r = await postHook(realm, 'no-such-tool', { body: {} });
     expect(r.status).toBe(404);
