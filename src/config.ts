@@ -34,6 +34,10 @@ const envSchema = z.object({
   RENDER_BUDGET_MS: z.coerce.number().int().positive().default(2000),
   WEB_PUBLIC_STREAMS_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   DEMO_REALM: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Outgoing webhook bots may call loopback, private and link-local addresses (off: only public ones). */
+  OUTGOING_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How long an outgoing webhook service has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
+  OUTGOING_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
 });
 
 export type Config = z.infer<typeof envSchema> & { externalHost: string; dataDir: string };

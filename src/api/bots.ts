@@ -8,6 +8,7 @@ import { deactivateBot } from '../actions/users/lifecycle.js';
 import { apiEmail, avatarUrl } from '../views/users.js';
 import { BotType } from '../model/types.js';
 import { formatBot } from '../views/bots.js';
+import { checkUrl } from '../actions/users/botServices.js';
 
 const optionalStreamName = () => p.jsonOrString(z.union([z.string(), z.null()])).optional();
 
@@ -23,8 +24,13 @@ export const botEndpoints = [
       default_sending_stream: p.string().optional(),
       default_events_register_stream: p.string().optional(),
       default_all_public_streams: p.bool().default(false),
+      // Outgoing webhook bots (bot_type 3): where to POST, and in which format.
+      payload_url: p.jsonOrString(z.string()).default(''),
+      service_name: p.string().optional(),
+      interface_type: p.int().default(1),
     },
     async handler({ actor, user, args }) {
+      const payloadUrl = args.payload_url === '' ? '' : checkUrl('payload_url', args.payload_url);
       const bot = await createBot(actor, user, {
         fullName: args.full_name,
         shortName: args.short_name,
@@ -32,6 +38,9 @@ export const botEndpoints = [
         defaultSendingStream: args.default_sending_stream ?? null,
         defaultEventsRegisterStream: args.default_events_register_stream ?? null,
         defaultAllPublicStreams: args.default_all_public_streams,
+        payloadUrl,
+        serviceName: args.service_name ?? null,
+        interfaceType: args.interface_type,
       });
       const view = formatBot(actor, bot);
       return {
@@ -81,8 +90,12 @@ export const botEndpoints = [
       default_sending_stream: optionalStreamName(),
       default_events_register_stream: optionalStreamName(),
       default_all_public_streams: p.bool().optional(),
+      service_payload_url: p.jsonOrString(z.string()).optional(),
+      service_interface: p.int().default(1),
     },
     async handler({ actor, user, args }) {
+      const servicePayloadUrl =
+        args.service_payload_url === undefined ? undefined : checkUrl('service_payload_url', args.service_payload_url);
       await updateBot(actor, user, args.bot_id, {
         fullName: args.full_name,
         role: args.role,
@@ -90,6 +103,8 @@ export const botEndpoints = [
         defaultSendingStream: args.default_sending_stream,
         defaultEventsRegisterStream: args.default_events_register_stream,
         defaultAllPublicStreams: args.default_all_public_streams,
+        servicePayloadUrl,
+        serviceInterface: args.service_interface,
       });
       const bot = actor.user(args.bot_id);
       if (!bot) throw badRequest('No such bot');
@@ -102,6 +117,10 @@ export const botEndpoints = [
         default_events_register_stream: v.default_events_register_stream,
         default_all_public_streams: v.default_all_public_streams,
         bot_owner: owner ? apiEmail(actor.services.config, actor.realm, owner) : null,
+        // Like Zulip, the service fields echo what was asked (`service_interface` defaults to 1).
+        service_interface: args.service_interface,
+        service_payload_url: servicePayloadUrl ?? null,
+        config_data: null,
       };
     },
   }),

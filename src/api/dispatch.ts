@@ -2,6 +2,7 @@
 import { ApiError } from '../model/errors.js';
 import { parseParams, type ParamSpec, type RawParams } from '../http/params.js';
 import { authenticate } from '../auth/authenticate.js';
+import { authenticateWebhook, INVALID_API_KEY } from '../auth/webhook.js';
 import type { RealmRegistry } from '../realm/registry.js';
 import type { ApiRequest, ApiResponse, HandlerOutcome, RequestHandler } from '../http/contract.js';
 import { errorResponse, internalErrorResponse, successBody } from '../http/envelope.js';
@@ -70,6 +71,10 @@ export class WorkerRequestHandler implements RequestHandler {
       if (match.kind === 'found' && match.endpoint.only === 'json' && req.prefix !== 'json') {
         throw new ApiError('BAD_REQUEST', 'Not found', 404);
       }
+      // Incoming webhooks live under /api/v1 only (their tools post there, with an API key).
+      if (match.kind === 'found' && match.endpoint.auth === 'webhook' && req.prefix === 'json') {
+        throw new ApiError('BAD_REQUEST', 'Not found', 404);
+      }
       if (match.kind === 'not_found') throw new ApiError('BAD_REQUEST', 'Not found', 404);
       if (match.kind === 'method_not_allowed') {
         throw new ApiError('METHOD_NOT_ALLOWED', 'Method Not Allowed', 405, { allowed_methods: match.allowed });
@@ -80,16 +85,13 @@ export class WorkerRequestHandler implements RequestHandler {
       if (!actor) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
       actor.lastUsed = Date.now();
       let session: SessionRow | undefined;
-      if (req.prefix === 'json') {
+      if (endpoint.auth === 'webhook') {
+        const login = () => authenticateWebhook(actor, req.params.api_key, req.authorization);
+        user = await this.withRefresh(login);
+      } else if (req.prefix === 'json') {
         ({ user, session } = await authenticateJsonRequest(actor, req, endpoint.auth));
       } else if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
-        try {
-          user = authenticate(actor, req.authorization);
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.message !== 'Invalid API key') throw err;
-          await this.refreshUsers();
-          user = authenticate(actor, req.authorization);
-        }
+        user = await this.withRefresh(() => authenticate(actor, req.authorization));
         // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
         if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
           throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
@@ -99,7 +101,8 @@ export class WorkerRequestHandler implements RequestHandler {
       const cookies: string[] = [];
       const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies });
       const body = successBody(result);
-      if (ignored.length) body.ignored_parameters_unsupported = ignored;
+      // Webhooks take the tool's own options; Zulip reports no ignored parameters for them.
+      if (ignored.length && endpoint.auth !== 'webhook') body.ignored_parameters_unsupported = ignored;
       // Cached JSON text in the body: the body travels as text from here on.
       const res: ApiResponse = hasJsonText(body)
         ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
@@ -109,6 +112,17 @@ export class WorkerRequestHandler implements RequestHandler {
     } catch (err) {
       if (err instanceof RealmNotHereError) return { kind: 'not_here', reason: err.message };
       return { kind: 'response', res: { ...failure(err, this.log, req, route), route, userId: user?.id } };
+    }
+  }
+
+  /** Authenticates; an unknown key is tried again after catching up on users made elsewhere. */
+  private async withRefresh(login: () => User): Promise<User> {
+    try {
+      return login();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.message !== INVALID_API_KEY) throw err;
+      await this.refreshUsers();
+      return login();
     }
   }
 

@@ -6,12 +6,16 @@ import type { ApiRequest } from '../http/contract.js';
 import type { User } from '../model/types.js';
 import type { SessionRow } from '../db/sessions.js';
 
-export type AuthMode = 'user' | 'optional' | 'none';
+/**
+ * `webhook`: an incoming webhook, whose caller is named by an `api_key` parameter (or Basic
+ * credentials); its unknown parameters are not reported (they are the tool's options).
+ */
+export type AuthMode = 'user' | 'optional' | 'none' | 'webhook';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Ctx<P extends ParamSpec, A extends AuthMode> {
   actor: RealmActor;
-  user: A extends 'user' ? User : User | null;
+  user: A extends 'user' | 'webhook' ? User : User | null;
   args: Args<P>;
   req: ApiRequest;
   /** The web client's session, when the request came on /json with a session cookie. */

@@ -26,6 +26,7 @@ import { topicEndpoints } from './topics.js';
 import { linkifierEndpoints } from './linkifiers.js';
 import { playgroundEndpoints } from './playgrounds.js';
 import { renderEndpoints } from './render.js';
+import { externalEndpoints } from './external.js';
 import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
@@ -57,6 +58,7 @@ export const endpoints: Endpoint[] = [
   ...linkifierEndpoints,
   ...playgroundEndpoints,
   ...renderEndpoints,
+  ...externalEndpoints,
   ...scheduledMessageEndpoints,
   ...draftEndpoints,
   ...sessionEndpoints,

@@ -44,3 +44,18 @@ export function parseBody(body: Buffer, contentType: string, into: RawParams): R
   // application/x-www-form-urlencoded, and clients that send form data without a type.
   return parseQuery(body.toString('utf8'), into);
 }
+
+/**
+ * The parameters in an incoming webhook's body. Integrations parse their payload themselves
+ * (from the raw body), so a JSON body gives no parameters; form bodies do (`api_key`, or a
+ * Slack-style `payload` field), except a JSON text sent with a form content type, as some
+ * tools do, which is left to the integration.
+ */
+export function parseWebhookBody(body: Buffer, contentType: string, into: RawParams): RawParams {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'multipart/form-data') return parseBody(body, contentType, into);
+  if (type === 'application/json' || body.length === 0) return into;
+  const text = body.toString('utf8');
+  if (/^\s*[[{]/.test(text)) return into;
+  return parseQuery(text, into);
+}

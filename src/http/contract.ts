@@ -19,6 +19,14 @@ export interface ApiRequest {
   userAgent?: string;
   idempotencyKey?: string;
   remoteAddress?: string;
+  /**
+   * Only for incoming webhooks (paths under `/external/`): every request header, names in
+   * lower case, and the body's bytes as a latin1 string (one character per byte), since
+   * integrations read their own event headers and payload formats and check signatures over
+   * the exact bytes.
+   */
+  headers?: Record<string, string>;
+  rawBody?: string;
   /** The session cookie's value (sent only on `/json` requests). */
   sessionId?: string;
   /** The X-CSRFToken header. */

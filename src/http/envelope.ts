@@ -9,9 +9,14 @@ export function successBody(fields: Record<string, unknown> = {}): Record<string
   return out;
 }
 
-/** The response for an API error: its status, envelope (with the error's extra fields) and headers. */
+/**
+ * The response for an API error: its status, envelope (with the error's extra fields) and
+ * headers. An error with a 2xx status (an incoming webhook's unsupported event, which the
+ * sending tool must not retry) reports `result: "success"`, as Zulip's does.
+ */
 export function errorResponse(err: ApiError): ApiResponse {
-  return { status: err.status, body: { result: 'error', msg: err.message, code: err.code, ...err.extra }, headers: err.headers };
+  const result = err.status >= 200 && err.status < 300 ? 'success' : 'error';
+  return { status: err.status, body: { result, msg: err.message, code: err.code, ...err.extra }, headers: err.headers };
 }
 
 /** For failures that are not API errors: nothing about them reaches the client. */

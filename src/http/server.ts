@@ -11,7 +11,7 @@ import type { ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
 import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
-import { parseBody, parseQuery } from './body.js';
+import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
 import { WebAssets } from './static.js';
@@ -33,6 +33,8 @@ export interface FrontOptions {
 }
 
 export const API_PREFIX = '/api/v1';
+/** Paths of incoming webhooks (`/api/v1/external/{integration}`). */
+const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
 /** The web client's API: the same endpoints, authenticated by session cookie (see session.ts). */
 export const JSON_PREFIX = '/json';
 
@@ -144,6 +146,13 @@ export class FrontServer {
     const isJson = url.startsWith(JSON_PREFIX + '/');
     const session = isJson ? jsonRequestFields(this.o.config, (name) => req.getHeader(name)) : undefined;
     const subdomain = subdomainFromHost(this.o.config, host);
+    // Incoming webhooks read their tool's headers and exact body; other requests need neither.
+    const webhook = url.startsWith(WEBHOOK_PREFIX);
+    let headers: Record<string, string> | undefined;
+    if (webhook) {
+      headers = {};
+      req.forEach((name, value) => (headers![name] = value));
+    }
     let routeLabel = 'unmatched';
     let userId: number | undefined;
 
@@ -195,10 +204,16 @@ export class FrontServer {
         return;
       }
       let params: RawParams;
+      let rawBody: string | undefined;
       try {
         params = parseQuery(query);
         const body = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : Buffer.from(chunk);
-        parseBody(body, contentType, params);
+        if (webhook) {
+          rawBody = body.toString('latin1');
+          parseWebhookBody(body, contentType, params);
+        } else {
+          parseBody(body, contentType, params);
+        }
       } catch (err) {
         release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
@@ -207,6 +222,7 @@ export class FrontServer {
         id, method, path, params, subdomain,
         authorization, userAgent, idempotencyKey, remoteAddress,
         ...session,
+        ...(webhook ? { headers, rawBody } : {}),
       };
       this.o.router.dispatch(apiReq).then(
         (r) => {

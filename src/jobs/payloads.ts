@@ -1,6 +1,7 @@
 // The payload catalog: every job the server queues, by name, with the data it carries. The
 // request path queues jobs by these names; the processors live in src/worker/jobs.
 import type { JobDefinition, JobQueue } from './types.js';
+import type { OutgoingEvent, Outcome } from '../integrations/outgoing.js';
 
 /** Zulip's mobile push payload of a message (`event: "message"`). */
 export interface PushPayload {
@@ -53,11 +54,37 @@ export interface ScheduledDeliveryJob {
 /** The sweep takes no data: it looks in the database for every row coming due. */
 export type ScheduledSweepJob = Record<string, never>;
 
+/**
+ * One call of an outgoing webhook bot's service, made self-contained when the triggering
+ * message committed: the request and the places to answer need nothing else of the realm.
+ */
+export interface OutgoingWebhookJob {
+  realmId: number;
+  subdomain: string;
+  /** The service's URL as its owner set it. */
+  url: string;
+  event: OutgoingEvent;
+  /** Where the bot answers: the conversation of the triggering message. */
+  conversation: { type: 'stream'; streamId: number; topic: string } | { type: 'private'; userIds: number[] };
+  /** A link to the triggering message, for the owner's notices. */
+  messageUrl: string;
+}
+
+/** What an outgoing webhook bot says after its call; posted in the realm's actor. */
+export interface OutgoingWebhookReplyJob {
+  call: OutgoingWebhookJob;
+  outcome: Outcome;
+  /** How often the job was passed on by processes that may not hold the realm. */
+  hop?: number;
+}
+
 export interface JobPayloads {
   push: PushJob;
   retention: RetentionJob;
   'scheduled-delivery': ScheduledDeliveryJob;
   'scheduled-sweep': ScheduledSweepJob;
+  'outgoing-webhook': OutgoingWebhookJob;
+  'outgoing-webhook-reply': OutgoingWebhookReplyJob;
 }
 
 /** A table with the catalog's data types: what the request path may queue. */

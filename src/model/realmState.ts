@@ -1,7 +1,7 @@
 // RealmState: the realm's data held in memory, with the indexes requests need.
 import { createHash } from 'node:crypto';
 import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types.js';
-import type { BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, ProfileFieldValue } from './types.js';
+import type { BotService, BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, ProfileFieldValue } from './types.js';
 import { MessageState } from './messageState.js';
 import type { UserPresence } from './types.js';
 import type { CodePlayground, Linkifier } from './types.js';
@@ -30,6 +30,8 @@ export class RealmState {
   readonly profileValues = new Map<number, Map<number, ProfileFieldValue>>();
   readonly multiuseInvites = new Map<number, MultiuseInvite>();
   readonly botSettings = new Map<number, BotSettings>();
+  /** Outgoing webhook bots' services, by bot id. */
+  readonly botServices = new Map<number, BotService>();
   /** Event features: user id → alert words (persisted); user id → presence (memory only). */
   readonly alertWords = new Map<number, string[]>();
   readonly presence = new Map<number, UserPresence>();

@@ -247,6 +247,19 @@ export interface BotSettings {
   defaultAllPublicStreams: boolean;
 }
 
+/** Zulip's outgoing webhook interfaces (`interface` of a bot's service). */
+export const ServiceInterface = { GENERIC: 1, SLACK: 2 } as const;
+
+/** The service of an outgoing webhook bot: where messages that trigger it are POSTed. */
+export interface BotService {
+  botId: number;
+  name: string;
+  baseUrl: string;
+  interface: number;
+  /** Sent with every request, so that the service can tell it comes from this server. */
+  token: string;
+}
+
 /** A realm linkifier: a Python-style pattern and an RFC 6570 URL template over its named groups. */
 export interface Linkifier {
   id: number;

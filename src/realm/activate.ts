@@ -10,6 +10,7 @@ import { loadOrganizationState } from '../db/organization.js';
 import { loadMessageState } from '../db/messages.js';
 import { loadRealmLinkifiers } from '../db/linkifiers.js';
 import { loadRealmPlaygrounds } from '../db/playgrounds.js';
+import { loadRealmBotServices } from '../db/botServices.js';
 import type { Services } from './services.js';
 import { RealmActor } from './actor.js';
 
@@ -26,5 +27,6 @@ export async function activateRealm(services: Services, realm: RealmRecord, writ
   await loadMessageState(sql, state);
   state.linkifiers = await loadRealmLinkifiers(sql, realm.id);
   for (const playground of await loadRealmPlaygrounds(sql, realm.id)) state.playgrounds.set(playground.id, playground);
+  for (const service of await loadRealmBotServices(sql, realm.id)) state.botServices.set(service.botId, service);
   return new RealmActor(services, state, writeSql);
 }

@@ -17,6 +17,12 @@ export function botSettingsOf(actor: RealmActor, bot: User): BotSettings {
 
 export const streamName = (actor: RealmActor, id: number | null) => (id === null ? null : (actor.state.streams.get(id)?.name ?? null));
 
+/** A bot's `services`: an outgoing webhook bot's URL, interface and token; nothing for other bots. */
+export function botServicesOf(actor: RealmActor, bot: User): Array<{ base_url: string; interface: number; token: string }> {
+  const s = actor.state.botServices.get(bot.id);
+  return s ? [{ base_url: s.baseUrl, interface: s.interface, token: s.token }] : [];
+}
+
 /** The bot object of register `realm_bots` and `realm_bot` add events. */
 export function formatBot(actor: RealmActor, bot: User): Record<string, unknown> {
   const s = botSettingsOf(actor, bot);
@@ -33,7 +39,7 @@ export function formatBot(actor: RealmActor, bot: User): Record<string, unknown>
     default_all_public_streams: s.defaultAllPublicStreams,
     avatar_url: avatarUrl(bot),
     owner_id: bot.botOwnerId,
-    services: [],
+    services: botServicesOf(actor, bot),
   };
 }
 

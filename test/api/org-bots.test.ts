@@ -56,7 +56,7 @@ describe('creating bots', () => {
     expectError(await member.post('/bots', { full_name: 'Another', short_name: 'dupe' }), 400, 'BAD_REQUEST', 'Username already in use');
     expectError(await member.post('/bots', { full_name: 'dupe Bot', short_name: 'dupe2' }), 400, 'BAD_REQUEST', 'Name is already in use!');
     expectError(await member.post('/bots', { full_name: 'Spaces', short_name: 'has space' }), 400, 'BAD_REQUEST', 'Bad name or username');
-    expectError(await member.post('/bots', { full_name: 'Outgoing', short_name: 'out', bot_type: 3 }), 400, 'BAD_REQUEST', 'Invalid bot type');
+    expectError(await member.post('/bots', { full_name: 'Embedded', short_name: 'emb', bot_type: 4 }), 400, 'BAD_REQUEST', 'Invalid bot type');
     const guest = await knownUser(subdomain, 'Gil Guest', 600);
     expectError(await guest.post('/bots', { full_name: 'G', short_name: 'guestbot' }), 400, 'BAD_REQUEST', 'Not allowed for guest users');
 

@@ -25,6 +25,7 @@ import { findAlertWords } from '../../render/scan.js';
 import { enqueueMessageNotifications } from './notifications.js';
 import { metadataAudience } from '../../permissions/channelAccess.js';
 import { channelChanged } from '../channels/events.js';
+import { triggerOutgoingWebhooks } from '../integrations/serviceBots.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -266,6 +267,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
       });
       enqueueMessageNotifications(actor, message, bits);
       if (firstInStreamId !== null && stream) publishFirstMessage(actor, stream, id, bits);
+      triggerOutgoingWebhooks(actor, sender, message, rendered);
     },
     undo() {
       for (const u of undo.reverse()) u();

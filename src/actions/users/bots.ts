@@ -12,11 +12,12 @@ import { announceUser, checkFullName } from './create.js';
 import { applyUserChanges, checkRoleChange, rotateApiKey } from './lifecycle.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
 
-const SUPPORTED_BOT_TYPES: number[] = [BotType.GENERIC, BotType.INCOMING_WEBHOOK];
+const SUPPORTED_BOT_TYPES: number[] = [BotType.GENERIC, BotType.INCOMING_WEBHOOK, BotType.OUTGOING_WEBHOOK];
 import { isAdmin } from '../../model/roles.js';
 import { formatBot, botSettingsOf, streamName } from '../../views/bots.js';
 import { botAudience, botForAdmin } from '../../permissions/bots.js';
 import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
+import { addBotService, checkInterface, updateBotService } from './botServices.js';
 import { realmBotDeleteEvent, realmBotAddEvent, realmBotUpdateEvent, type BotChange } from '../../events/catalog/index.js';
 
 /** A channel named as a bot default: it must exist and be one the acting user can reach. */
@@ -35,6 +36,10 @@ export interface NewBotInput {
   defaultSendingStream: string | null;
   defaultEventsRegisterStream: string | null;
   defaultAllPublicStreams: boolean;
+  /** Outgoing webhook bots: the service's URL (validated by the caller), name and interface. */
+  payloadUrl: string;
+  serviceName: string | null;
+  interfaceType: number;
 }
 
 function checkBotCreation(actor: RealmActor, user: User, botType: number): void {
@@ -58,6 +63,7 @@ export function createBot(actor: RealmActor, acting: User, input: NewBotInput): 
     requireNonGuest(user);
     if (user.isBot) throw badRequest('This endpoint does not accept bot requests.');
     checkBotCreation(actor, user, input.botType);
+    checkInterface(input.interfaceType);
     const shortName = input.shortName.trim();
     const email = `${shortName}-bot@${fakeEmailDomain(actor.services.config, actor.realm)}`;
     if (!shortName || !/^[A-Za-z0-9._+-]+$/.test(shortName)) throw badRequest('Bad name or username');
@@ -83,7 +89,14 @@ export function createBot(actor: RealmActor, acting: User, input: NewBotInput): 
         botOwnerId: user.id,
       });
       await saveBotSettings(tx, { ...settings, userId: created.id });
-      return created;
+      const service =
+        input.botType === BotType.OUTGOING_WEBHOOK
+          ? await addBotService(tx, created.id, { name: input.serviceName || shortName, baseUrl: input.payloadUrl, interface: input.interfaceType })
+          : null;
+      return { ...created, service };
+    }).then(({ service, ...created }) => {
+      if (service) actor.state.botServices.set(service.botId, service);
+      return created as User;
     });
     actor.state.botSettings.set(bot.id, { ...settings, userId: bot.id });
     announceUser(actor, bot);
@@ -99,6 +112,9 @@ export interface BotUpdate {
   defaultSendingStream?: string | null;
   defaultEventsRegisterStream?: string | null;
   defaultAllPublicStreams?: boolean;
+  /** An outgoing webhook bot's new service URL (validated by the caller) and interface. */
+  servicePayloadUrl?: string;
+  serviceInterface?: number;
 }
 
 async function changeOwner(actor: RealmActor, user: User, bot: User, ownerId: number): Promise<User> {
@@ -143,6 +159,7 @@ export function updateBot(actor: RealmActor, acting: User, botId: number, update
           : defaultStream(actor, user, update.defaultEventsRegisterStream),
       defaultAllPublicStreams: update.defaultAllPublicStreams ?? current.defaultAllPublicStreams,
     };
+    if (update.servicePayloadUrl !== undefined) checkInterface(update.serviceInterface ?? 1);
     if (update.botOwnerId !== undefined) bot = await changeOwner(actor, user, bot, update.botOwnerId);
     bot = await applyUserChanges(actor, bot, { role: update.role, fullName });
     const changed: BotChange = {};
@@ -156,6 +173,7 @@ export function updateBot(actor: RealmActor, acting: User, botId: number, update
       actor.state.botSettings.set(bot.id, next);
       publishBotUpdate(actor, bot, changed);
     }
+    if (update.servicePayloadUrl !== undefined) await updateBotService(actor, bot, update.servicePayloadUrl, update.serviceInterface ?? 1);
   });
 }
 

@@ -157,7 +157,7 @@ export const botObject = apiObject({
   default_all_public_streams: z.boolean(),
   avatar_url: z.string(),
   owner_id: nullable(int()),
-  services: z.array(z.unknown()),
+  services: z.array(z.strictObject({ base_url: z.string(), interface: int(), token: z.string() })),
 });
 
 export const profileFieldObject = apiObject({

@@ -45,6 +45,7 @@ const botChange = z.strictObject({
   default_sending_stream: z.string().nullable().optional(),
   default_events_register_stream: z.string().nullable().optional(),
   default_all_public_streams: z.boolean().optional(),
+  services: z.array(z.strictObject({ base_url: z.string(), interface: int(), token: z.string() })).optional(),
 });
 export type BotChange = z.infer<typeof botChange>;
 

@@ -5,11 +5,14 @@ import type { JobPayloads } from '../../jobs/payloads.js';
 import type { WorkerJobDeps } from './deps.js';
 import { pushJob } from './push.js';
 import { retentionJob } from './retention.js';
+import { outgoingWebhookJob, outgoingWebhookReplyJob } from './outgoingWebhook.js';
 import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
 
 export const jobTable = {
   push: pushJob,
   retention: retentionJob,
+  'outgoing-webhook': outgoingWebhookJob,
+  'outgoing-webhook-reply': outgoingWebhookReplyJob,
   'scheduled-delivery': scheduledDeliveryJob,
   'scheduled-sweep': scheduledSweepJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
