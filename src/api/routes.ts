@@ -30,6 +30,7 @@ import { externalEndpoints } from './external.js';
 import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
+import { fileEndpoints, uploadEndpoints } from './uploads.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -62,6 +63,7 @@ export const endpoints: Endpoint[] = [
   ...scheduledMessageEndpoints,
   ...draftEndpoints,
   ...sessionEndpoints,
+  ...uploadEndpoints,
 ];
 
 interface RouteGroup {
@@ -113,3 +115,6 @@ export class RouteTable {
 }
 
 export const routeTable = new RouteTable(endpoints);
+
+/** The files under /user_uploads/ (requests with the `file` prefix): a table of their own. */
+export const fileRouteTable = new RouteTable(fileEndpoints);

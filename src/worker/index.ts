@@ -10,6 +10,7 @@ import { WorkerRequestHandler } from '../api/dispatch.js';
 import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
+import { createStorage } from '../storage/index.js';
 
 export interface Worker {
   registry: RealmRegistry;
@@ -27,7 +28,7 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs }, options);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage: createStorage(config) }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();
