@@ -4,6 +4,7 @@
 // envelope.
 import { App, type HttpResponse, type TemplatedApp, type us_listen_socket, us_listen_socket_close } from 'uWebSockets.js';
 import { randomUUID } from 'node:crypto';
+import nodePath from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from './metrics.js';
@@ -247,7 +248,7 @@ export class FrontServer {
         form = new StreamingMultipart(this.storage, contentType, parseQuery(query), {
           fileBytes: this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024,
           fieldBytes: this.o.config.MAX_BODY_BYTES,
-        });
+        }, nodePath.join(this.o.config.dataDir, 'spool'));
       } catch (err) {
         release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
@@ -265,12 +266,14 @@ export class FrontServer {
           void form.cleanup();
           return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
         }
-        // uWS reuses the chunk's memory after this call: the parser gets a copy.
-        if (!form.write(Buffer.from(chunk.slice(0))) && !isLast) {
-          res.pause();
-          void form.drained().then(() => {
-            if (!p.aborted) res.resume();
-          });
+        try {
+          form.write(new Uint8Array(chunk));
+        } catch (err) {
+          release();
+          form.abort();
+          void form.cleanup();
+          this.o.log.error({ err, reqId: id }, 'spooling an upload failed');
+          return fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
         }
         if (!isLast) return;
         form.end().then(
