@@ -117,10 +117,10 @@ export async function unlinkAttachmentsExcept(sql: Sql, messageId: number, keepI
 }
 
 /** Uploads no message links, made before a time (the cleanup job's work list). */
-export async function unclaimedAttachmentsBefore(sql: Sql, before: Date, limit: number): Promise<AttachmentRow[]> {
+export async function unclaimedAttachmentsBefore(sql: Sql, realmId: number, before: Date, limit: number): Promise<AttachmentRow[]> {
   const rows = await sql<Row[]>`
     SELECT a.* FROM attachments a
-    WHERE a.create_time < ${before} AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id)
+    WHERE a.realm_id = ${realmId} AND a.create_time < ${before} AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id)
     ORDER BY a.id LIMIT ${limit}`;
   return rows.map(toAttachment);
 }

@@ -51,6 +51,13 @@ export interface ScheduledDeliveryJob {
   hop?: number;
 }
 
+/**
+ * The upload cleanup takes no data: it removes the uploads no message links after the grace
+ * period in the realms of the process that runs it, expired download tokens, and staged
+ * uploads a crash left behind.
+ */
+export type UploadCleanupJob = Record<string, never>;
+
 /** The sweep takes no data: it looks in the database for every row coming due. */
 export type ScheduledSweepJob = Record<string, never>;
 
@@ -85,6 +92,7 @@ export interface JobPayloads {
   'scheduled-sweep': ScheduledSweepJob;
   'outgoing-webhook': OutgoingWebhookJob;
   'outgoing-webhook-reply': OutgoingWebhookReplyJob;
+  'upload-cleanup': UploadCleanupJob;
 }
 
 /** A table with the catalog's data types: what the request path may queue. */

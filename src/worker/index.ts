@@ -28,7 +28,8 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage: createStorage(config) }, options);
+  const storage = createStorage(config);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();
@@ -37,11 +38,12 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
     await jobs.close();
     throw err;
   }
-  jobs.start({ config, sql, log, registry });
+  jobs.start({ config, sql, log, registry, storage });
   jobs.every('retention', config.RETENTION_INTERVAL_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule message retention'));
   // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
   // timers after a restart, jobs of a crashed worker) are queued again.
   jobs.every('scheduled-sweep', config.SCHEDULED_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the scheduled-message sweep'));
+  jobs.every('upload-cleanup', config.UPLOAD_CLEANUP_INTERVAL_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the upload cleanup'));
   const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp());
   return {
     registry,

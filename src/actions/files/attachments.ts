@@ -7,7 +7,7 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import {
   attachmentById, attachmentsByPaths, deleteAttachmentRow, linkAttachments, messagesLinking, realmUploadSpaceUsed,
-  unlinkAttachmentsExcept, type AttachmentRow,
+  unclaimedAttachmentsBefore, unlinkAttachmentsExcept, type AttachmentRow,
 } from '../../db/attachments.js';
 import { attachmentChangedEvent, attachmentRemovedEvent, type AttachmentObject } from '../../events/catalog/index.js';
 import { attachmentView } from '../../views/attachments.js';
@@ -76,4 +76,19 @@ export async function deleteAttachment(actor: RealmActor, user: User, id: number
   const a = await attachmentById(actor.sql, actor.realm.id, id);
   if (!a || a.ownerId !== user.id) throw badRequest('Invalid attachment');
   await removeAttachment(actor, a);
+}
+
+/**
+ * Removes the realm's uploads no message links, made more than the grace period ago (never
+ * sent, or whose messages were all deleted). Answers how many went.
+ */
+export async function removeUnclaimedAttachments(actor: RealmActor): Promise<number> {
+  const graceMs = actor.services.config.UNCLAIMED_UPLOAD_GRACE_SECONDS * 1000;
+  let removed = 0;
+  for (;;) {
+    const batch = await unclaimedAttachmentsBefore(actor.sql, actor.realm.id, new Date(Date.now() - graceMs), 100);
+    for (const a of batch) await actor.exclusive(() => removeAttachment(actor, a));
+    removed += batch.length;
+    if (batch.length < 100) return removed;
+  }
 }

@@ -4,10 +4,12 @@ import type { Config } from '../../config.js';
 import type { Sql } from '../../db/connect.js';
 import type { Logger } from '../../log.js';
 import type { RealmRegistry } from '../../realm/registry.js';
+import type { FileStorage } from '../../storage/index.js';
 
 export interface WorkerJobDeps {
   config: Config;
   sql: Sql;
   log: Logger;
   registry: RealmRegistry;
+  storage: FileStorage;
 }

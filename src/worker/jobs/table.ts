@@ -7,6 +7,7 @@ import { pushJob } from './push.js';
 import { retentionJob } from './retention.js';
 import { outgoingWebhookJob, outgoingWebhookReplyJob } from './outgoingWebhook.js';
 import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
+import { uploadCleanupJob } from './uploads.js';
 
 export const jobTable = {
   push: pushJob,
@@ -15,6 +16,7 @@ export const jobTable = {
   'outgoing-webhook-reply': outgoingWebhookReplyJob,
   'scheduled-delivery': scheduledDeliveryJob,
   'scheduled-sweep': scheduledSweepJob,
+  'upload-cleanup': uploadCleanupJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
 
 export type ServerJobs = typeof jobTable;
