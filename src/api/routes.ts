@@ -30,6 +30,7 @@ import { externalEndpoints } from './external.js';
 import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
+import { personalEndpoints } from './personal.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -62,6 +63,7 @@ export const endpoints: Endpoint[] = [
   ...scheduledMessageEndpoints,
   ...draftEndpoints,
   ...sessionEndpoints,
+  ...personalEndpoints,
 ];
 
 interface RouteGroup {
