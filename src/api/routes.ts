@@ -31,6 +31,7 @@ import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
 import { personalEndpoints } from './personal.js';
+import { messageExtraEndpoints } from './message_extras.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -64,6 +65,7 @@ export const endpoints: Endpoint[] = [
   ...draftEndpoints,
   ...sessionEndpoints,
   ...personalEndpoints,
+  ...messageExtraEndpoints,
 ];
 
 interface RouteGroup {
