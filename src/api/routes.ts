@@ -32,6 +32,8 @@ import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
 import { personalEndpoints } from './personal.js';
 import { messageExtraEndpoints } from './message_extras.js';
+import { subscriptionChangeEndpoints } from './subscription_changes.js';
+import { pushTestEndpoints } from './push_test.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -66,6 +68,8 @@ export const endpoints: Endpoint[] = [
   ...sessionEndpoints,
   ...personalEndpoints,
   ...messageExtraEndpoints,
+  ...subscriptionChangeEndpoints,
+  ...pushTestEndpoints,
 ];
 
 interface RouteGroup {

@@ -1,6 +1,6 @@
 // What else clients do with a message: its edit history, read receipts, reporting it to the
-// moderators, typing while editing it; deleting a topic.
-// Answers, errors, events and what others see.
+// moderators, typing while editing it; deleting a topic; and joining and leaving channels in
+// one PATCH /users/me/subscriptions. Answers, errors, events and what others see.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, newRealm, newUser } from '../helpers/client.js';
 import { eventsNow, eventsOfType, queueFor } from './events-support.js';
@@ -182,5 +182,29 @@ describe('POST /streams/{id}/delete_topic', () => {
     ok(await bob.get(`/messages/${kept}`));
     const topics = ok(await bob.get(`/users/me/${channelId}/topics`)).topics.map((t: { name: string }) => t.name);
     expect(topics).not.toContain('Doomed');
+  });
+});
+
+describe('PATCH /users/me/subscriptions', () => {
+  it('joins and leaves channels in one request', async () => {
+    const r = ok(await carol.patch('/users/me/subscriptions', { add: [{ name: 'fresh channel' }], delete: ['extras'] }));
+    expect(r).toMatchObject({ subscribed: { [String(carol.userId)]: ['fresh channel'] }, already_subscribed: {}, removed: ['extras'], not_removed: [] });
+    const mine = ok(await carol.get('/users/me/subscriptions')).subscriptions.map((s: { name: string }) => s.name);
+    expect(mine).toEqual(['fresh channel']);
+  });
+
+  it('refuses an empty request and a channel to leave that does not exist, changing nothing', async () => {
+    expectError(await carol.patch('/users/me/subscriptions', {}), 'Nothing to do. Specify at least one of "add" or "delete".');
+    const r = await carol.patch('/users/me/subscriptions', { add: [{ name: 'never made' }], delete: ['no such channel'] });
+    expectError(r, "Channel 'no such channel' does not exist", 'STREAM_DOES_NOT_EXIST');
+    expect(r.body.stream).toBe('no such channel');
+    expect((await carol.get('/get_stream_id', { stream: 'never made' })).status).toBe(400);
+  });
+});
+
+describe('POST /mobile_push/test_notification without a push relay', () => {
+  it('answers that the push service is not configured', async () => {
+    const r = await bob.post('/mobile_push/test_notification');
+    expectError(r, 'Server is not configured to use push notification service.', 'PUSH_SERVICE_NOT_CONFIGURED');
   });
 });
