@@ -6,6 +6,7 @@ import { authenticateWebhook, INVALID_API_KEY } from '../auth/webhook.js';
 import type { RealmRegistry } from '../realm/registry.js';
 import type { ApiRequest, ApiResponse, HandlerOutcome, RequestHandler } from '../http/contract.js';
 import { errorResponse, internalErrorResponse, successBody } from '../http/envelope.js';
+import { apiErrorForFailure } from '../http/failures.js';
 import { RealmNotHereError } from '../realm/services.js';
 import { BotType } from '../model/types.js';
 import type { User } from '../model/types.js';
@@ -51,6 +52,11 @@ function parseRequestParams(spec: ParamSpec, raw: RawParams, pathParams: Record<
 /** The envelope of a failed request; a failure that is not an API error is logged, not shown. */
 function failure(err: unknown, log: Logger, req: ApiRequest, route?: string): ApiResponse {
   if (err instanceof ApiError) return errorResponse(err);
+  const known = apiErrorForFailure(err);
+  if (known) {
+    log.warn({ err, reqId: req.id, route, status: known.status }, 'request failed in a driver');
+    return errorResponse(known);
+  }
   log.error({ err, reqId: req.id, route }, 'unhandled error');
   return internalErrorResponse();
 }

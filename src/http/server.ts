@@ -11,6 +11,7 @@ import type { ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
 import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
+import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
@@ -233,8 +234,9 @@ export class FrontServer {
         },
         (err: unknown) => {
           release();
-          this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish(internalErrorResponse());
+          const known = apiErrorForFailure(err);
+          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
+          finish(known ? errorResponse(known) : internalErrorResponse());
         },
       );
     });
