@@ -42,6 +42,8 @@ export const JSON_PREFIX = '/json';
 interface Pending {
   aborted: boolean;
   res: HttpResponse;
+  /** A HEAD request: answered as its GET, with the GET's headers and length but no body. */
+  head?: boolean;
 }
 
 /** Status lines, built once: `200 OK`. */
@@ -62,7 +64,8 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
     res.writeHeader('Content-Type', contentType);
     if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
     if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
-    res.end(text);
+    if (p.head) res.endWithoutBody(Buffer.byteLength(text));
+    else res.end(text);
   });
 }
 
@@ -84,8 +87,8 @@ export class FrontServer {
 
   constructor(private readonly o: FrontOptions) {
     this.app = App();
-    this.app.get('/health', (res) => {
-      const p = { res, aborted: false };
+    const health = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
+      const p: Pending = { res, aborted: false, head: req.getMethod() === 'head' };
       res.onAborted(() => (p.aborted = true));
       if (this.draining) {
         const r = errorResponse(new ApiError('SERVER_NOT_READY', 'Server is shutting down', 503));
@@ -93,7 +96,9 @@ export class FrontServer {
       } else {
         send(p, 200, successBody(o.health()));
       }
-    });
+    };
+    this.app.get('/health', health);
+    this.app.head('/health', health);
     this.app.get('/metrics', (res) => {
       const p = { res, aborted: false };
       res.onAborted(() => (p.aborted = true));
@@ -132,9 +137,11 @@ export class FrontServer {
 
   private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
     const started = performance.now();
-    const p: Pending = { res, aborted: false };
+    const requested = req.getMethod().toUpperCase();
+    const p: Pending = { res, aborted: false, head: requested === 'HEAD' };
     const id = nextRequestId();
-    const method = req.getMethod().toUpperCase();
+    // HEAD is GET without the body (as Django answers it for Zulip).
+    const method = p.head ? 'GET' : requested;
     const url = req.getUrl();
     const query = req.getQuery() ?? '';
     const host = req.getHeader('host');
