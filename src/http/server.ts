@@ -77,15 +77,36 @@ const REQUEST_ID_PREFIX = randomUUID().slice(0, 13);
 let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 
+/** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
+const normalizeAddress = (a: string) => a.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+
+/**
+ * The client's address: the connection's peer, unless the peer is a trusted reverse proxy;
+ * then the nearest address in X-Forwarded-For that is not itself a trusted proxy (the ones to
+ * its left were written by the client and prove nothing).
+ */
+export function clientAddress(peer: string, forwardedFor: string, trusted: Set<string>): string {
+  let address = normalizeAddress(peer);
+  if (!trusted.has(address) || !forwardedFor) return address;
+  const hops = forwardedFor.split(',').map((h) => normalizeAddress(h.trim())).filter(Boolean);
+  while (hops.length) {
+    address = hops.pop()!;
+    if (!trusted.has(address)) break;
+  }
+  return address;
+}
+
 export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
   private readonly web = new WebAssets();
   private inFlight = 0;
   private draining = false;
+  private readonly trustedProxies: Set<string>;
   port = 0;
 
   constructor(private readonly o: FrontOptions) {
+    this.trustedProxies = new Set(o.config.TRUSTED_PROXIES.split(',').map((a) => normalizeAddress(a.trim())).filter(Boolean));
     this.app = App();
     const health = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
       const p: Pending = { res, aborted: false, head: req.getMethod() === 'head' };
@@ -150,7 +171,11 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    const remoteAddress = clientAddress(
+      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+      req.getHeader('x-forwarded-for'),
+      this.trustedProxies,
+    );
     const isJson = url.startsWith(JSON_PREFIX + '/');
     const session = isJson ? jsonRequestFields(this.o.config, (name) => req.getHeader(name)) : undefined;
     const subdomain = subdomainFromHost(this.o.config, host);
@@ -168,7 +193,7 @@ export class FrontServer {
       send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
-      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
     const fail = (err: ApiError) => finish(errorResponse(err));
 
