@@ -64,8 +64,14 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
     res.writeHeader('Content-Type', contentType);
     if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
     if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
-    if (p.head) res.endWithoutBody(Buffer.byteLength(text));
-    else res.end(text);
+    // The GET's length by hand: uWebSockets' endWithoutBody(length) leaves the connection
+    // unusable for the next request on it; a plain header keeps keep-alive working.
+    if (p.head) {
+      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
+      res.endWithoutBody();
+    } else {
+      res.end(text);
+    }
   });
 }
 
