@@ -38,6 +38,13 @@ const envSchema = z.object({
   OUTGOING_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How long an outgoing webhook service has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
   OUTGOING_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
+  /**
+   * API rate limits (auth/rateLimit.ts): `off`, or `name=requests/seconds` overrides of Zulip's
+   * defaults (api_by_user=200/60, api_by_ip=100/60, authenticate_by_username=5/1800).
+   */
+  RATE_LIMITS: z.string().default(''),
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated). */
+  TRUSTED_PROXIES: z.string().default(''),
 });
 
 export type Config = z.infer<typeof envSchema> & { externalHost: string; dataDir: string };

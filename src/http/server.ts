@@ -11,6 +11,7 @@ import type { ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
 import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
+import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
@@ -41,6 +42,8 @@ export const JSON_PREFIX = '/json';
 interface Pending {
   aborted: boolean;
   res: HttpResponse;
+  /** A HEAD request: answered as its GET, with the GET's headers and length but no body. */
+  head?: boolean;
 }
 
 /** Status lines, built once: `200 OK`. */
@@ -61,7 +64,14 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
     res.writeHeader('Content-Type', contentType);
     if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
     if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
-    res.end(text);
+    // The GET's length by hand: uWebSockets' endWithoutBody(length) leaves the connection
+    // unusable for the next request on it; a plain header keeps keep-alive working.
+    if (p.head) {
+      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
+      res.endWithoutBody();
+    } else {
+      res.end(text);
+    }
   });
 }
 
@@ -73,18 +83,39 @@ const REQUEST_ID_PREFIX = randomUUID().slice(0, 13);
 let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 
+/** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
+const normalizeAddress = (a: string) => a.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+
+/**
+ * The client's address: the connection's peer, unless the peer is a trusted reverse proxy;
+ * then the nearest address in X-Forwarded-For that is not itself a trusted proxy (the ones to
+ * its left were written by the client and prove nothing).
+ */
+export function clientAddress(peer: string, forwardedFor: string, trusted: Set<string>): string {
+  let address = normalizeAddress(peer);
+  if (!trusted.has(address) || !forwardedFor) return address;
+  const hops = forwardedFor.split(',').map((h) => normalizeAddress(h.trim())).filter(Boolean);
+  while (hops.length) {
+    address = hops.pop()!;
+    if (!trusted.has(address)) break;
+  }
+  return address;
+}
+
 export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
   private readonly web = new WebAssets();
   private inFlight = 0;
   private draining = false;
+  private readonly trustedProxies: Set<string>;
   port = 0;
 
   constructor(private readonly o: FrontOptions) {
+    this.trustedProxies = new Set(o.config.TRUSTED_PROXIES.split(',').map((a) => normalizeAddress(a.trim())).filter(Boolean));
     this.app = App();
-    this.app.get('/health', (res) => {
-      const p = { res, aborted: false };
+    const health = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
+      const p: Pending = { res, aborted: false, head: req.getMethod() === 'head' };
       res.onAborted(() => (p.aborted = true));
       if (this.draining) {
         const r = errorResponse(new ApiError('SERVER_NOT_READY', 'Server is shutting down', 503));
@@ -92,7 +123,9 @@ export class FrontServer {
       } else {
         send(p, 200, successBody(o.health()));
       }
-    });
+    };
+    this.app.get('/health', health);
+    this.app.head('/health', health);
     this.app.get('/metrics', (res) => {
       const p = { res, aborted: false };
       res.onAborted(() => (p.aborted = true));
@@ -131,9 +164,11 @@ export class FrontServer {
 
   private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
     const started = performance.now();
-    const p: Pending = { res, aborted: false };
+    const requested = req.getMethod().toUpperCase();
+    const p: Pending = { res, aborted: false, head: requested === 'HEAD' };
     const id = nextRequestId();
-    const method = req.getMethod().toUpperCase();
+    // HEAD is GET without the body (as Django answers it for Zulip).
+    const method = p.head ? 'GET' : requested;
     const url = req.getUrl();
     const query = req.getQuery() ?? '';
     const host = req.getHeader('host');
@@ -142,7 +177,11 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    const remoteAddress = clientAddress(
+      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+      req.getHeader('x-forwarded-for'),
+      this.trustedProxies,
+    );
     const isJson = url.startsWith(JSON_PREFIX + '/');
     const session = isJson ? jsonRequestFields(this.o.config, (name) => req.getHeader(name)) : undefined;
     const subdomain = subdomainFromHost(this.o.config, host);
@@ -160,7 +199,7 @@ export class FrontServer {
       send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
-      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
     const fail = (err: ApiError) => finish(errorResponse(err));
 
@@ -233,8 +272,9 @@ export class FrontServer {
         },
         (err: unknown) => {
           release();
-          this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish(internalErrorResponse());
+          const known = apiErrorForFailure(err);
+          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
+          finish(known ? errorResponse(known) : internalErrorResponse());
         },
       );
     });

@@ -10,6 +10,7 @@ import { WorkerRequestHandler } from '../api/dispatch.js';
 import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
+import { MemoryRateLimitStore, parseRateLimits, type RateLimitStore } from '../auth/rateLimit.js';
 
 export interface Worker {
   registry: RealmRegistry;
@@ -21,7 +22,15 @@ export interface Worker {
 /** One core stays with the actors; the rest render. */
 export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
 
-export async function startWorker(config: Config, sql: Sql, log: Logger, options: RegistryOptions = { activation: 'on_demand' }): Promise<Worker> {
+export async function startWorker(
+  config: Config,
+  sql: Sql,
+  log: Logger,
+  options: RegistryOptions = { activation: 'on_demand' },
+  /** Where rate-limit buckets live: a cluster shares them through Redis; one process keeps them in memory. */
+  rateLimitStore: RateLimitStore = new MemoryRateLimitStore(),
+): Promise<Worker> {
+  const rateLimits = parseRateLimits(config.RATE_LIMITS);
   const jobs = await createJobRunner(config, log, jobTable);
   const render = RenderPool.start({
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
@@ -41,7 +50,7 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
   // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
   // timers after a restart, jobs of a crashed worker) are queued again.
   jobs.every('scheduled-sweep', config.SCHEDULED_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the scheduled-message sweep'));
-  const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp());
+  const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp(), { rules: rateLimits, store: rateLimitStore });
   return {
     registry,
     handler,
