@@ -11,6 +11,7 @@ import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
 import { MemoryRateLimitStore, parseRateLimits, type RateLimitStore } from '../auth/rateLimit.js';
+import { createStorage } from '../storage/index.js';
 
 export interface Worker {
   registry: RealmRegistry;
@@ -36,7 +37,7 @@ export async function startWorker(
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs }, options);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage: createStorage(config) }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();
