@@ -10,10 +10,16 @@ import { WorkerRequestHandler } from '../api/dispatch.js';
 import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
+import { newWorkerCounters, type WorkerCounters } from '../realm/services.js';
+import { countedJobTable, type JobCounts } from './jobCounts.js';
 
 export interface Worker {
   registry: RealmRegistry;
   handler: WorkerRequestHandler;
+  /** For the metrics: what the actors did, the render pool, the job runs. */
+  counters: WorkerCounters;
+  render: RenderPool;
+  jobCounts: JobCounts;
   /** Resolves once the jobs in flight finished (await it before closing the database). */
   stop(): Promise<void>;
 }
@@ -22,12 +28,14 @@ export interface Worker {
 export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
 
 export async function startWorker(config: Config, sql: Sql, log: Logger, options: RegistryOptions = { activation: 'on_demand' }): Promise<Worker> {
-  const jobs = await createJobRunner(config, log, jobTable);
+  const jobCounts: JobCounts = new Map();
+  const jobs = await createJobRunner(config, log, countedJobTable(jobTable, jobCounts));
+  const counters = newWorkerCounters();
   const render = RenderPool.start({
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs }, options);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, counters }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();
@@ -45,6 +53,9 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
   return {
     registry,
     handler,
+    counters,
+    render,
+    jobCounts,
     stop() {
       const jobsClosed = jobs.close().catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'));
       feed.stop();
