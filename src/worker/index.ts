@@ -12,10 +12,16 @@ import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
 import { MemoryRateLimitStore, parseRateLimits, type RateLimitStore } from '../auth/rateLimit.js';
 import { createStorage } from '../storage/index.js';
+import { newWorkerCounters, type WorkerCounters } from '../realm/services.js';
+import { countedJobTable, type JobCounts } from './jobCounts.js';
 
 export interface Worker {
   registry: RealmRegistry;
   handler: WorkerRequestHandler;
+  /** For the metrics: what the actors did, the render pool, the job runs. */
+  counters: WorkerCounters;
+  render: RenderPool;
+  jobCounts: JobCounts;
   /** Resolves once the jobs in flight finished (await it before closing the database). */
   stop(): Promise<void>;
 }
@@ -32,12 +38,14 @@ export async function startWorker(
   rateLimitStore: RateLimitStore = new MemoryRateLimitStore(),
 ): Promise<Worker> {
   const rateLimits = parseRateLimits(config.RATE_LIMITS);
-  const jobs = await createJobRunner(config, log, jobTable);
+  const jobCounts: JobCounts = new Map();
+  const jobs = await createJobRunner(config, log, countedJobTable(jobTable, jobCounts));
+  const counters = newWorkerCounters();
   const render = RenderPool.start({
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage: createStorage(config) }, options);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage: createStorage(config), counters }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();
@@ -55,6 +63,9 @@ export async function startWorker(
   return {
     registry,
     handler,
+    counters,
+    render,
+    jobCounts,
     stop() {
       const jobsClosed = jobs.close().catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'));
       feed.stop();
