@@ -10,6 +10,7 @@ import { WorkerRequestHandler } from '../api/dispatch.js';
 import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
+import { createMailTransport, logMailConfiguration } from './mail.js';
 
 export interface Worker {
   registry: RealmRegistry;
@@ -36,7 +37,12 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
     await jobs.close();
     throw err;
   }
-  jobs.start({ config, sql, log, registry });
+  logMailConfiguration(config, log);
+  const mailer = createMailTransport(config);
+  jobs.start({ config, sql, log, registry, mailer });
+  if (mailer) {
+    jobs.every('email-sweep', config.EMAIL_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the email sweep'));
+  }
   jobs.every('retention', config.RETENTION_INTERVAL_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule message retention'));
   // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
   // timers after a restart, jobs of a crashed worker) are queued again.
@@ -46,7 +52,10 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
     registry,
     handler,
     stop() {
-      const jobsClosed = jobs.close().catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'));
+      const jobsClosed = jobs
+        .close()
+        .catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'))
+        .finally(() => mailer?.close());
       feed.stop();
       registry.close();
       // Renders still queued fail with RenderPoolClosedError; nothing waits for the threads.
