@@ -57,7 +57,7 @@ export interface MissedMessageDetail {
   /** Participants of a direct conversation (sender included). */
   userIds: number[] | null;
   dateSent: Date;
-  /** The receiving user's flag bits (null: the user no longer has the message). */
+  /** The receiving user's flag bits (null: no row, no flag set). */
   flags: number | null;
 }
 

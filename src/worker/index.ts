@@ -11,6 +11,7 @@ import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
 import { createMailTransport, logMailConfiguration } from './mail.js';
+import { startEmailGateway } from './emailGateway.js';
 
 export interface Worker {
   registry: RealmRegistry;
@@ -47,6 +48,17 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
   // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
   // timers after a restart, jobs of a crashed worker) are queued again.
   jobs.every('scheduled-sweep', config.SCHEDULED_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the scheduled-message sweep'));
+  let gateway;
+  try {
+    gateway = await startEmailGateway(config, registry, log);
+  } catch (err) {
+    feed.stop();
+    registry.close();
+    mailer?.close();
+    await render.close();
+    await jobs.close();
+    throw err;
+  }
   const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp());
   return {
     registry,
@@ -57,6 +69,7 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
         .catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'))
         .finally(() => mailer?.close());
       feed.stop();
+      gateway?.close().catch((err: unknown) => log.warn({ err }, 'closing the email gateway failed'));
       registry.close();
       // Renders still queued fail with RenderPoolClosedError; nothing waits for the threads.
       render.close().catch((err: unknown) => log.warn({ err }, 'closing the render pool failed'));

@@ -29,9 +29,9 @@ export const missedMessageEmailJob: JobDefinition<MissedMessageEmailJob, WorkerJ
     const outboxIds = await sql.begin(async (tx) => {
       const taken = await takeDueMissedMessages(tx, job.userId);
       if (taken.length === 0 || !realm || realm.deactivated || !user || !user.isActive || !deps.mailer) return [];
-      // Read since (or gone): nothing to tell.
+      // Read since (or deleted): nothing to tell. No flag row means no flag set.
       const unread = (await loadMissedMessageDetails(tx, job.userId, taken.map((t) => t.messageId))).filter(
-        (m) => m.flags !== null && (m.flags & Flag.READ) === 0,
+        (m) => ((m.flags ?? 0) & Flag.READ) === 0,
       );
       const groups = new Map<string, MissedMessageDetail[]>();
       for (const m of unread) groups.set(conversationKey(m), [...(groups.get(conversationKey(m)) ?? []), m]);
