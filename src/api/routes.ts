@@ -31,6 +31,10 @@ import { externalEndpoints } from './external.js';
 import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
+import { personalEndpoints } from './personal.js';
+import { messageExtraEndpoints } from './message_extras.js';
+import { subscriptionChangeEndpoints } from './subscription_changes.js';
+import { pushTestEndpoints } from './push_test.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -64,6 +68,10 @@ export const endpoints: Endpoint[] = [
   ...scheduledMessageEndpoints,
   ...draftEndpoints,
   ...sessionEndpoints,
+  ...personalEndpoints,
+  ...messageExtraEndpoints,
+  ...subscriptionChangeEndpoints,
+  ...pushTestEndpoints,
 ];
 
 interface RouteGroup {

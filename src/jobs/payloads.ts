@@ -29,10 +29,23 @@ export interface PushPayload {
   trigger: string;
 }
 
+/** A test notification (POST /mobile_push/test_notification; `event: "test"` since feature level 234). */
+export interface PushTestPayload {
+  event: 'test';
+  server: string;
+  realm_id: number;
+  realm_name: string;
+  realm_uri: string;
+  realm_url: string;
+  user_id: number;
+}
+
 export interface PushJob {
   realmId: number;
   userId: number;
-  payload: PushPayload;
+  payload: PushPayload | PushTestPayload;
+  /** Only the registration with this legacy token (a test notification to one device). */
+  token?: string;
 }
 
 /** The retention sweep takes no data: it works on the realms of the process that runs it. */

@@ -134,6 +134,15 @@ export interface UserPresence {
   lastUpdateId: number;
 }
 
+/** A user's status (POST /users/me/status); empty strings mean "not set". */
+export interface UserStatus {
+  away: boolean;
+  statusText: string;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+}
+
 export interface UserGroup {
   id: number;
   name: string;

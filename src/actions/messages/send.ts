@@ -151,6 +151,8 @@ function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: 
     if (userId !== sender.id && bits.has(userId) && findAlertWords(content, words).length > 0) add(userId, Flag.HAS_ALERT_WORD);
   }
   if (readBySender) add(sender.id, Flag.READ);
+  // A recipient who muted the sender receives the message already read (Zulip's muted senders).
+  for (const id of bits.keys()) if (id !== sender.id && state.mutedUsers.get(id)?.has(sender.id)) add(id, Flag.READ);
   return bits;
 }
 
