@@ -248,6 +248,22 @@ export interface MultiuseInvite {
   revoked: boolean;
 }
 
+/** An invitation sent by email to one address (Zulip's PreregistrationUser). */
+export interface EmailInvite {
+  id: number;
+  realmId: number;
+  email: string;
+  key: string;
+  referredBy: number;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  notifyReferrerOnJoin: boolean;
+  invitedAt: Date;
+  expiresAt: Date | null;
+}
+
 /** Settings only bots have. */
 export interface BotSettings {
   userId: number;
