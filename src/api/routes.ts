@@ -14,6 +14,7 @@ import { userGroupEndpoints } from './user_groups.js';
 import { userAdminEndpoints } from './users_admin.js';
 import { botEndpoints } from './bots.js';
 import { inviteEndpoints } from './invites.js';
+import { emailEndpoints } from './email.js';
 import { channelFolderEndpoints } from './channel_folders.js';
 import { profileFieldEndpoints } from './profile_fields.js';
 import { pushEndpoints } from './push.js';
@@ -30,6 +31,10 @@ import { externalEndpoints } from './external.js';
 import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
+import { personalEndpoints } from './personal.js';
+import { messageExtraEndpoints } from './message_extras.js';
+import { subscriptionChangeEndpoints } from './subscription_changes.js';
+import { pushTestEndpoints } from './push_test.js';
 import { fileEndpoints, uploadEndpoints } from './uploads.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
@@ -42,6 +47,7 @@ export const endpoints: Endpoint[] = [
   ...userAdminEndpoints,
   ...botEndpoints,
   ...inviteEndpoints,
+  ...emailEndpoints,
   ...channelFolderEndpoints,
   ...profileFieldEndpoints,
   ...pushEndpoints,
@@ -63,6 +69,10 @@ export const endpoints: Endpoint[] = [
   ...scheduledMessageEndpoints,
   ...draftEndpoints,
   ...sessionEndpoints,
+  ...personalEndpoints,
+  ...messageExtraEndpoints,
+  ...subscriptionChangeEndpoints,
+  ...pushTestEndpoints,
   ...uploadEndpoints,
 ];
 

@@ -122,7 +122,9 @@ export async function serveFile(
     sink.res.cork(() => {
       sink.res.writeStatus('200 OK');
       for (const k in headers) sink.res.writeHeader(k, headers[k]!);
-      sink.res.endWithoutBody(size);
+      // The length by hand, as http/server.ts does for HEAD: endWithoutBody(size) spoils keep-alive.
+      sink.res.writeHeader('Content-Length', String(size));
+      sink.res.endWithoutBody();
     });
     return;
   }

@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
 import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
+import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
@@ -52,6 +53,8 @@ const AVATARS_PREFIX = '/user_avatars/';
 interface Pending {
   aborted: boolean;
   res: HttpResponse;
+  /** A HEAD request: answered as its GET, with the GET's headers and length but no body. */
+  head?: boolean;
 }
 
 /** Status lines, built once: `200 OK`. */
@@ -72,7 +75,14 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
     res.writeHeader('Content-Type', contentType);
     if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
     if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
-    res.end(text);
+    // The GET's length by hand: uWebSockets' endWithoutBody(length) leaves the connection
+    // unusable for the next request on it; a plain header keeps keep-alive working.
+    if (p.head) {
+      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
+      res.endWithoutBody();
+    } else {
+      res.end(text);
+    }
   });
 }
 
@@ -84,6 +94,25 @@ const REQUEST_ID_PREFIX = randomUUID().slice(0, 13);
 let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 
+/** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
+const normalizeAddress = (a: string) => a.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+
+/**
+ * The client's address: the connection's peer, unless the peer is a trusted reverse proxy;
+ * then the nearest address in X-Forwarded-For that is not itself a trusted proxy (the ones to
+ * its left were written by the client and prove nothing).
+ */
+export function clientAddress(peer: string, forwardedFor: string, trusted: Set<string>): string {
+  let address = normalizeAddress(peer);
+  if (!trusted.has(address) || !forwardedFor) return address;
+  const hops = forwardedFor.split(',').map((h) => normalizeAddress(h.trim())).filter(Boolean);
+  while (hops.length) {
+    address = hops.pop()!;
+    if (!trusted.has(address)) break;
+  }
+  return address;
+}
+
 export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
@@ -91,13 +120,15 @@ export class FrontServer {
   private readonly storage: FileStorage;
   private inFlight = 0;
   private draining = false;
+  private readonly trustedProxies: Set<string>;
   port = 0;
 
   constructor(private readonly o: FrontOptions) {
+    this.trustedProxies = new Set(o.config.TRUSTED_PROXIES.split(',').map((a) => normalizeAddress(a.trim())).filter(Boolean));
     this.storage = o.storage ?? createStorage(o.config);
     this.app = App();
-    this.app.get('/health', (res) => {
-      const p = { res, aborted: false };
+    const health = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
+      const p: Pending = { res, aborted: false, head: req.getMethod() === 'head' };
       res.onAborted(() => (p.aborted = true));
       if (this.draining) {
         const r = errorResponse(new ApiError('SERVER_NOT_READY', 'Server is shutting down', 503));
@@ -105,7 +136,9 @@ export class FrontServer {
       } else {
         send(p, 200, successBody(o.health()));
       }
-    });
+    };
+    this.app.get('/health', health);
+    this.app.head('/health', health);
     this.app.get('/metrics', (res) => {
       const p = { res, aborted: false };
       res.onAborted(() => (p.aborted = true));
@@ -144,9 +177,11 @@ export class FrontServer {
 
   private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
     const started = performance.now();
-    const p: Pending = { res, aborted: false };
+    const requested = req.getMethod().toUpperCase();
+    const p: Pending = { res, aborted: false, head: requested === 'HEAD' };
     const id = nextRequestId();
-    const method = req.getMethod().toUpperCase();
+    // HEAD is GET without the body (as Django answers it for Zulip).
+    const method = p.head ? 'GET' : requested;
     const url = req.getUrl();
     const query = req.getQuery() ?? '';
     const host = req.getHeader('host');
@@ -155,7 +190,11 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    const remoteAddress = clientAddress(
+      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+      req.getHeader('x-forwarded-for'),
+      this.trustedProxies,
+    );
     const isJson = url.startsWith(JSON_PREFIX + '/');
     const isFile = url.startsWith(UPLOADS_PREFIX);
     const range = isFile ? req.getHeader('range') : '';
@@ -177,7 +216,7 @@ export class FrontServer {
 
     const finish = (r: ApiResponse) => {
       if (r.file && r.status === 200) {
-        serveFile(this.storage, p, r.file, { method, range }, () => send(p, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
+        serveFile(this.storage, p, r.file, { method: requested, range }, () => send(p, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
           this.o.log.error({ err, reqId: id }, 'serving a file failed');
           const e = internalErrorResponse();
           send(p, e.status, e.body);
@@ -187,7 +226,7 @@ export class FrontServer {
       }
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
-      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
     const fail = (err: ApiError) => finish(errorResponse(err));
 
@@ -206,8 +245,8 @@ export class FrontServer {
       this.o.router.cancel(id, subdomain);
     });
 
-    if (url.startsWith(AVATARS_PREFIX) && (method === 'GET' || method === 'HEAD')) {
-      return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), method, fail);
+    if (url.startsWith(AVATARS_PREFIX) && method === 'GET') {
+      return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), requested, fail);
     }
     if (!isJson && !isFile && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
       return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
@@ -236,8 +275,9 @@ export class FrontServer {
         },
         (err: unknown) => {
           release();
-          this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish(internalErrorResponse());
+          const known = apiErrorForFailure(err);
+          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
+          finish(known ? errorResponse(known) : internalErrorResponse());
         },
       ).finally(() => after?.().catch((err: unknown) => this.o.log.warn({ err, reqId: id }, 'removing staged uploads failed')));
     };

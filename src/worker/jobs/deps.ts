@@ -1,10 +1,11 @@
-// What job processors of a worker may use: its configuration, database, logger and the realm
-// actors it holds.
+// What job processors of a worker may use: its configuration, database, logger, the realm
+// actors it holds, and the outgoing mail transport (null without SMTP_HOST).
 import type { Config } from '../../config.js';
 import type { Sql } from '../../db/connect.js';
 import type { Logger } from '../../log.js';
 import type { RealmRegistry } from '../../realm/registry.js';
 import type { FileStorage } from '../../storage/index.js';
+import type { MailTransport } from '../mail.js';
 
 export interface WorkerJobDeps {
   config: Config;
@@ -12,4 +13,5 @@ export interface WorkerJobDeps {
   log: Logger;
   registry: RealmRegistry;
   storage: FileStorage;
+  mailer: MailTransport | null;
 }

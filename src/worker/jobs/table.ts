@@ -8,6 +8,8 @@ import { retentionJob } from './retention.js';
 import { outgoingWebhookJob, outgoingWebhookReplyJob } from './outgoingWebhook.js';
 import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
 import { uploadCleanupJob } from './uploads.js';
+import { emailSendJob, emailSweepJob } from './email.js';
+import { missedMessageEmailJob } from './missedMessages.js';
 
 export const jobTable = {
   push: pushJob,
@@ -17,6 +19,9 @@ export const jobTable = {
   'scheduled-delivery': scheduledDeliveryJob,
   'scheduled-sweep': scheduledSweepJob,
   'upload-cleanup': uploadCleanupJob,
+  'email-send': emailSendJob,
+  'email-sweep': emailSweepJob,
+  'missed-message-email': missedMessageEmailJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
 
 export type ServerJobs = typeof jobTable;
