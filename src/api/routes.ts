@@ -36,6 +36,7 @@ import { messageExtraEndpoints } from './message_extras.js';
 import { subscriptionChangeEndpoints } from './subscription_changes.js';
 import { pushTestEndpoints } from './push_test.js';
 import { fileEndpoints, uploadEndpoints } from './uploads.js';
+import { avatarEndpoints } from './avatars.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -74,6 +75,7 @@ export const endpoints: Endpoint[] = [
   ...subscriptionChangeEndpoints,
   ...pushTestEndpoints,
   ...uploadEndpoints,
+  ...avatarEndpoints,
 ];
 
 interface RouteGroup {

@@ -122,3 +122,8 @@ export async function insertUsers(sql: Sql, users: NewUser[]): Promise<InsertedU
   }));
   return sql<InsertedUser[]>`INSERT INTO users ${sql(rows as never)} RETURNING id, delivery_email, api_key`;
 }
+
+/** Writes a user's avatar source ('G' Gravatar, 'U' uploaded) and version. */
+export async function saveAvatar(sql: Sql, u: { id: number; realmId: number; avatarSource: string; avatarVersion: number }): Promise<void> {
+  await sql`UPDATE users SET avatar_source = ${u.avatarSource}, avatar_version = ${u.avatarVersion} WHERE id = ${u.id} AND realm_id = ${u.realmId}`;
+}

@@ -1,5 +1,6 @@
 // The User object of the API (spec 2.1) as one viewer sees it.
 import { createHash } from 'node:crypto';
+import { avatarKey } from '../model/avatars.js';
 import type { Config } from '../config.js';
 import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
 import { fakeEmailDomain } from '../http/urls.js';
@@ -37,16 +38,22 @@ const derived = new WeakMap<User, DerivedUserText>();
 function derivedText(user: User): DerivedUserText {
   let d = derived.get(user);
   if (!d) {
-    d = { avatar: gravatarUrl(user.deliveryEmail, user.avatarVersion), dateJoined: isoTimestamp(user.dateJoined) };
+    const avatar = user.avatarSource === 'U' ? uploadedAvatarUrl(user, false) : gravatarUrl(user.deliveryEmail, user.avatarVersion);
+    d = { avatar, dateJoined: isoTimestamp(user.dateJoined) };
     derived.set(user, d);
   }
   return d;
 }
 
+/** The URL of an uploaded avatar (served from storage under /user_avatars/), with its version. */
+function uploadedAvatarUrl(user: User, medium: boolean): string {
+  return `/user_avatars/${avatarKey(user.realmId, user.id, user.avatarVersion, medium)}?version=${user.avatarVersion}`;
+}
+
 export function avatarUrl(user: User, medium = false): string {
   const d = derivedText(user);
   if (!medium) return d.avatar;
-  return (d.avatarMedium ??= gravatarUrl(user.deliveryEmail, user.avatarVersion, true));
+  return (d.avatarMedium ??= user.avatarSource === 'U' ? uploadedAvatarUrl(user, true) : gravatarUrl(user.deliveryEmail, user.avatarVersion, true));
 }
 
 /** Zulip's timestamp text: ISO 8601 with microseconds and an explicit UTC offset. */

@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { freePort } from '../helpers/globalSetup.js';
@@ -133,6 +134,15 @@ export function binaryRequest(
   });
 }
 
+/** A multipart request (POST by default) with these parts to an API path. */
+export function binaryUpload(c: FileClient, apiPath: string, parts: Part[], method = 'POST'): Promise<BinaryReply> {
+  const { body, contentType } = multipart(parts);
+  return binaryRequest(c.port, {
+    method, path: apiPath, host: c.host, body,
+    headers: { Authorization: basic(c.user), 'Content-Type': contentType, 'Content-Length': String(body.length) },
+  });
+}
+
 const basic = (c: Client) => 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
 
 /** A user of a test realm, speaking to one backend's server. */
@@ -157,11 +167,7 @@ export class FileClient {
   /** POST /user_uploads with the given parts (by default one file). */
   upload(parts: Part[] | { filename: string; data: Buffer | string; contentType?: string }): Promise<BinaryReply> {
     const list = Array.isArray(parts) ? parts : [{ name: 'file', ...parts, contentType: parts.contentType ?? 'application/octet-stream' }];
-    const { body, contentType } = multipart(list);
-    return binaryRequest(this.port, {
-      method: 'POST', path: '/api/v1/user_uploads', host: this.host, body,
-      headers: { Authorization: basic(this.user), 'Content-Type': contentType, 'Content-Length': String(body.length) },
-    });
+    return binaryUpload(this, '/api/v1/user_uploads', list);
   }
 
   /** A GET of a file URL (`/user_uploads/…`) with this user's credentials, or none. */
@@ -175,4 +181,32 @@ export class FileClient {
   async ok(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', p: string, params?: Params): Promise<Reply['body']> {
     return this.api.ok(method, p, params);
   }
+}
+
+/** A PNG file's chunk: length, type, data, CRC. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body));
+  return Buffer.concat([head, body, crc]);
+}
+
+/**
+ * A tiny PNG whose header claims a huge image (a decompression bomb's shape): a few hundred
+ * bytes that would decode to width × height pixels.
+ */
+export function pngClaiming(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }

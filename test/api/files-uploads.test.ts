@@ -7,7 +7,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser, type Client } from '../helpers/client.js';
 import { until } from '../helpers/ownServer.js';
-import { FileClient, multipart, stagedFiles, storedFiles, startBackend, type Backend } from './files-helpers.js';
+import sharp from 'sharp';
+import { binaryUpload, FileClient, multipart, pngClaiming, stagedFiles, storedFiles, startBackend, type Backend } from './files-helpers.js';
 
 const MIB = 1024 * 1024;
 
@@ -264,5 +265,42 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     expect(events[1]!.attachment).toMatchObject({ id: a.id, messages: [{ id: m.id }] });
     expect(events[2]!.attachment).toEqual({ id: a.id });
     expect(typeof events[2]!.upload_space_used).toBe('number');
+  });
+
+  it('an uploaded avatar is resized, served publicly and announced; deleting it goes back to Gravatar', async () => {
+    const queue = await bob.ok('POST', '/register', { event_types: ['realm_user'] });
+    const image = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const set = await binaryUpload(owner, '/api/v1/users/me/avatar', [{ name: 'file', filename: 'me.png', contentType: 'image/png', data: image }]);
+    expect(set.status, set.body.toString()).toBe(200);
+    const url: string = set.json.avatar_url;
+    expect(url).toMatch(new RegExp(`^/user_avatars/${realmId}/[0-9a-f]{40}\\.png\\?version=\\d+$`));
+    const me = await owner.ok('GET', '/users/me', { client_gravatar: false });
+    expect(me.avatar_url).toBe(url);
+    const served = await owner.fetch(url, { anonymous: true });
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    const meta = await sharp(served.body).metadata();
+    expect([meta.width, meta.height]).toEqual([100, 100]);
+    const medium = await sharp((await owner.fetch(url.replace('.png?', '-medium.png?'), { anonymous: true })).body).metadata();
+    expect([medium.width, medium.height]).toEqual([500, 500]);
+
+    const events = (await bob.api.get('/events', { queue_id: queue.queue_id, last_event_id: -1 })).body.events;
+    expect(events[0]).toMatchObject({ type: 'realm_user', op: 'update', person: { user_id: owner.userId, avatar_source: 'U', avatar_url: url } });
+
+    const removed = await owner.ok('DELETE', '/users/me/avatar');
+    expect(removed.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
+    expect((await owner.fetch(url, { anonymous: true })).status).toBe(404);
+  });
+
+  it('refuses avatars that are not images, decompression bombs and requests without one file', async () => {
+    const notImage = await binaryUpload(owner, '/api/v1/users/me/avatar', [{ name: 'file', filename: 'x.png', contentType: 'image/png', data: 'plain text' }]);
+    expect(notImage.status).toBe(400);
+    expect(notImage.json).toMatchObject({ code: 'BAD_IMAGE', msg: 'Could not decode image; did you upload an image file?' });
+    const bomb = await binaryUpload(owner, '/api/v1/users/me/avatar', [{ name: 'file', filename: 'bomb.png', contentType: 'image/png', data: pngClaiming(60000, 60000) }]);
+    expect(bomb.status).toBe(400);
+    expect(bomb.json.code).toBe('BAD_IMAGE');
+    const none = await binaryUpload(owner, '/api/v1/users/me/avatar', [{ name: 'x', data: 'y' }]);
+    expect(none.json.msg).toBe('You must upload exactly one avatar.');
+    expect((await owner.ok('GET', '/users/me', { client_gravatar: false })).avatar_url).toMatch(/gravatar/);
   });
 });
