@@ -37,6 +37,7 @@ import { subscriptionChangeEndpoints } from './subscription_changes.js';
 import { pushTestEndpoints } from './push_test.js';
 import { fileEndpoints, uploadEndpoints } from './uploads.js';
 import { avatarEndpoints } from './avatars.js';
+import { realmEmojiEndpoints } from './realm_emoji.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -76,6 +77,7 @@ export const endpoints: Endpoint[] = [
   ...pushTestEndpoints,
   ...uploadEndpoints,
   ...avatarEndpoints,
+  ...realmEmojiEndpoints,
 ];
 
 interface RouteGroup {

@@ -17,3 +17,10 @@ export function realmImageKey(realmId: number, kind: 'icon' | 'logo' | 'night_lo
   const hash = createHash('sha1').update(`realm:${realmId}:${kind}:${version}`).digest('hex').slice(0, 16);
   return `${realmId}/realm/${kind}-${hash}.png`;
 }
+
+/** A custom emoji's image (Zulip's `<realm_id>/emoji/images/<file>`). */
+export const emojiKey = (realmId: number, emojiId: number) => `${realmId}/emoji/images/${emojiId}.png`;
+
+/** Custom emoji are resized to fit this square (Zulip's DEFAULT_EMOJI_SIZE). */
+export const EMOJI_SIZE = 64;
+export const MAX_EMOJI_FILE_SIZE_MIB = 5;

@@ -4,7 +4,7 @@ import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types
 import type { BotService, BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, EmailInvite, ProfileFieldValue } from './types.js';
 import { MessageState } from './messageState.js';
 import type { UserPresence, UserStatus } from './types.js';
-import type { CodePlayground, Linkifier } from './types.js';
+import type { CodePlayground, Linkifier, RealmEmoji } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -49,6 +49,8 @@ export class RealmState {
    */
   linkifiers: readonly Linkifier[] = [];
   readonly playgrounds = new Map<number, CodePlayground>();
+  /** Custom emoji by id, deactivated ones included (old reactions still name them). */
+  readonly realmEmoji = new Map<number, RealmEmoji>();
 
   constructor(public realm: RealmRecord) {}
 

@@ -285,6 +285,14 @@ export interface BotService {
   token: string;
 }
 
+/** A custom emoji; its image is `emojiKey(realm, id)` in the public storage area. */
+export interface RealmEmoji {
+  id: number;
+  name: string;
+  authorId: number | null;
+  deactivated: boolean;
+}
+
 /** A realm linkifier: a Python-style pattern and an RFC 6570 URL template over its named groups. */
 export interface Linkifier {
   id: number;

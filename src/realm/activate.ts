@@ -9,6 +9,7 @@ import { loadRealmAlertWords } from '../db/alertWords.js';
 import { loadOrganizationState } from '../db/organization.js';
 import { loadMessageState } from '../db/messages.js';
 import { loadRealmLinkifiers } from '../db/linkifiers.js';
+import { loadRealmEmoji } from '../db/realmEmoji.js';
 import { loadRealmPlaygrounds } from '../db/playgrounds.js';
 import { loadRealmBotServices } from '../db/botServices.js';
 import { loadRealmMutedUsers, loadRealmUserStatuses } from '../db/personal.js';
@@ -27,6 +28,7 @@ export async function activateRealm(services: Services, realm: RealmRecord, writ
   await loadOrganizationState(sql, state);
   await loadMessageState(sql, state);
   state.linkifiers = await loadRealmLinkifiers(sql, realm.id);
+  for (const emoji of await loadRealmEmoji(sql, realm.id)) state.realmEmoji.set(emoji.id, emoji);
   for (const playground of await loadRealmPlaygrounds(sql, realm.id)) state.playgrounds.set(playground.id, playground);
   for (const service of await loadRealmBotServices(sql, realm.id)) state.botServices.set(service.botId, service);
   for (const [userId, muted] of await loadRealmMutedUsers(sql, realm.id)) state.mutedUsers.set(userId, muted);

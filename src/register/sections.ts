@@ -3,7 +3,7 @@ import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 import type { RegisterArgs } from './args.js';
 import type { NarrowTerm } from '../model/narrow.js';
-import { fallbackSections, realmLinkifiersSection, realmPlaygroundsSection, realmSection } from './sections/realm.js';
+import { fallbackSections, realmLinkifiersSection, realmPlaygroundsSection, realmEmojiSection, realmSection } from './sections/realm.js';
 import { realmUserSection } from './sections/users.js';
 import { alertWordsSection, legacyDisplaySettingsSection, legacyNotificationSettingsSection, presenceSection, realmUserSettingsDefaults, userSettingsSection } from './sections/settings.js';
 import { realmUserGroups } from './sections/groups.js';
@@ -74,6 +74,7 @@ const sections: Record<string, Section> = {
   // Linkifiers and code playgrounds.
   realm_linkifiers: realmLinkifiersSection,
   realm_playgrounds: realmPlaygroundsSection,
+  realm_emoji: realmEmojiSection,
   // Scheduled messages, reminders, drafts, saved snippets, navigation views.
   ...laterSections,
   // Muted users and user status.

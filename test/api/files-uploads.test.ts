@@ -303,4 +303,95 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     expect(none.json.msg).toBe('You must upload exactly one avatar.');
     expect((await owner.ok('GET', '/users/me', { client_gravatar: false })).avatar_url).toMatch(/gravatar/);
   });
+
+  describe('custom emoji', () => {
+    let image: Buffer;
+    let emojiId: string;
+    let sourceUrl: string;
+    let messageId: number;
+
+    beforeAll(async () => {
+      image = await sharp({ create: { width: 200, height: 100, channels: 4, background: '#ff8800' } }).png().toBuffer();
+    });
+
+    const addEmoji = (c: FileClient, name: string, parts = [{ name: 'file', filename: 'e.png', contentType: 'image/png', data: image }]) =>
+      binaryUpload(c, `/api/v1/realm/emoji/${encodeURIComponent(name)}`, parts);
+
+    it('a member adds one: listed, in register, announced, and served as a small image', async () => {
+      const queue = await bob.ok('POST', '/register', { event_types: ['realm_emoji'] });
+      const added = await addEmoji(bob, 'party_parrot');
+      expect(added.status, added.body.toString()).toBe(200);
+      const list = (await owner.ok('GET', '/realm/emoji')).emoji;
+      const entry = Object.values(list).find((e) => (e as { name: string }).name === 'party_parrot') as Record<string, unknown>;
+      expect(entry).toMatchObject({ name: 'party_parrot', deactivated: false, author_id: bob.userId, still_url: null });
+      emojiId = entry.id as string;
+      sourceUrl = entry.source_url as string;
+      expect(list[emojiId]).toBe(entry);
+      expect(sourceUrl).toBe(`/user_avatars/${realmId}/emoji/images/${emojiId}.png`);
+      const served = await owner.fetch(sourceUrl, { anonymous: true });
+      expect(served.status).toBe(200);
+      const meta = await sharp(served.body).metadata();
+      expect([meta.width, meta.height]).toEqual([64, 32]);
+      const registered = await carol.ok('POST', '/register', { fetch_event_types: ['realm_emoji'] });
+      expect(registered.realm_emoji[emojiId]).toEqual(entry);
+      const events = (await bob.api.get('/events', { queue_id: queue.queue_id, last_event_id: -1 })).body.events;
+      expect(events[0]).toMatchObject({ type: 'realm_emoji', op: 'update' });
+      expect(events[0].realm_emoji[emojiId]).toEqual(entry);
+    });
+
+    it('refuses bad names, duplicates, overriding Unicode emoji, guests and requests without one image', async () => {
+      const cases: Array<[string, string]> = [
+        ['Bad!', 'Emoji names must contain only lowercase alphanumeric characters, hyphens, and underscores.'],
+        ['trailing_', 'Emoji names must end with either a letter or digit.'],
+        ['party_parrot', 'A custom emoji with this name already exists.'],
+        ['smile', 'Only administrators can override default emoji.'],
+      ];
+      for (const [name, msg] of cases) {
+        const r = await addEmoji(bob, name);
+        expect(r.status, name).toBe(400);
+        expect(r.json.msg, name).toBe(msg);
+      }
+      expect((await addEmoji(bob, 'nofile', [{ name: 'x', data: 'y' } as never])).json.msg).toBe('You must upload exactly one file.');
+      const notImage = await addEmoji(bob, 'broken', [{ name: 'file', filename: 'x.png', contentType: 'image/png', data: Buffer.from('nope') }]);
+      expect(notImage.json.code).toBe('BAD_IMAGE');
+      const guest = as(await newUser(subdomain, `Gus Guest ${backendName}`, 600));
+      expect((await addEmoji(guest, 'guestmoji')).json.msg).toBe('Insufficient permission');
+      const names = Object.values((await owner.ok('GET', '/realm/emoji')).emoji).map((e) => (e as { name: string }).name);
+      expect(names).toEqual(['party_parrot']);
+    });
+
+    it('is used in messages and reactions', async () => {
+      const m = await send(owner, 'general', 'we shipped :party_parrot:');
+      messageId = m.id;
+      const got = await bob.ok('GET', `/messages/${m.id}`);
+      expect(got.message.content).toContain(`src="${sourceUrl}"`);
+      expect(got.message.content).toContain('class="emoji"');
+      await bob.ok('POST', `/messages/${m.id}/reactions`, { emoji_name: 'party_parrot' });
+      await carol.ok('POST', `/messages/${m.id}/reactions`, { emoji_name: 'party_parrot', emoji_code: emojiId, reaction_type: 'realm_emoji' });
+      const reactions = (await owner.ok('GET', `/messages/${m.id}`)).message.reactions;
+      expect(reactions).toHaveLength(2);
+      for (const r of reactions) expect(r).toMatchObject({ emoji_name: 'party_parrot', emoji_code: emojiId, reaction_type: 'realm_emoji' });
+      const wrongName = await owner.api.post(`/messages/${m.id}/reactions`, { emoji_name: 'other', emoji_code: emojiId, reaction_type: 'realm_emoji' });
+      expect(wrongName.body.msg).toBe('Invalid custom emoji name.');
+      const wrongCode = await owner.api.post(`/messages/${m.id}/reactions`, { emoji_name: 'party_parrot', emoji_code: '999999', reaction_type: 'realm_emoji' });
+      expect(wrongCode.body.msg).toBe('Invalid custom emoji.');
+    });
+
+    it('only an administrator or its author deactivates it; it then stops working for new uses', async () => {
+      const denied = await carol.api.delete('/realm/emoji/party_parrot');
+      expect(denied.status).toBe(400);
+      expect(denied.body.msg).toBe('Must be an organization administrator or emoji author');
+      await owner.ok('DELETE', '/realm/emoji/party_parrot');
+      expect((await owner.ok('GET', '/realm/emoji')).emoji[emojiId]).toMatchObject({ deactivated: true });
+      const again = await owner.api.delete('/realm/emoji/party_parrot');
+      expect(again.status).toBe(404);
+      expect(again.body.msg).toBe("Emoji 'party_parrot' does not exist");
+      const react = await owner.api.post(`/messages/${messageId}/reactions`, { emoji_name: 'party_parrot', emoji_code: emojiId, reaction_type: 'realm_emoji' });
+      expect(react.body.msg).toBe('This custom emoji has been deactivated.');
+      // An existing reaction can still be taken back.
+      await bob.ok('DELETE', `/messages/${messageId}/reactions`, { emoji_name: 'party_parrot', emoji_code: emojiId, reaction_type: 'realm_emoji' });
+      const m = await send(owner, 'general', 'no more :party_parrot:');
+      expect((await owner.ok('GET', `/messages/${m.id}`)).message.content).not.toContain('<img');
+    });
+  });
 });

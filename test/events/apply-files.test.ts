@@ -1,9 +1,11 @@
-// The apply-events property for uploads: `attachment` events (upload, claim by a message,
-// deletion) leave every client's state equal to a fresh register (register carries no
-// uploads: the events only feed the uploads list of the settings UI).
+// The apply-events property for files: `attachment` events (upload, claim by a message,
+// deletion; register carries no uploads, the events only feed the uploads list of the
+// settings UI), `realm_emoji` events (custom emoji added and deactivated) and avatar
+// changes (`realm_user` updates).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser, port, type Client } from '../helpers/client.js';
-import { FileClient } from '../api/files-helpers.js';
+import sharp from 'sharp';
+import { binaryUpload, FileClient } from '../api/files-helpers.js';
 import { Watcher, ok, verify } from './support.js';
 
 let owner: Client;
@@ -34,5 +36,21 @@ describe('uploads', () => {
     const removed = await verify(all, async () => ok(await owner.delete(`/attachments/${id}`)), { stateChange: false });
     expect(removed.outcomes.get(all[0]!)!.events.map((e) => e.type)).toEqual(['attachment']);
     expect(removed.outcomes.get(all[1]!)!.events).toEqual([]);
+  });
+
+  it('custom emoji added and deactivated', async () => {
+    const files = new FileClient(port(), bob);
+    const image = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#00aa00' } }).png().toBuffer();
+    const added = await verify(all, () => binaryUpload(files, '/api/v1/realm/emoji/green_square', [{ name: 'file', filename: 'g.png', contentType: 'image/png', data: image }]));
+    expect(added.result.status).toBe(200);
+    await verify(all, async () => ok(await owner.delete('/realm/emoji/green_square')));
+  });
+
+  it('an uploaded avatar and back to Gravatar', async () => {
+    const files = new FileClient(port(), bob);
+    const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#aa0000' } }).png().toBuffer();
+    const set = await verify(all, () => binaryUpload(files, '/api/v1/users/me/avatar', [{ name: 'file', filename: 'a.png', contentType: 'image/png', data: image }]));
+    expect(set.result.status).toBe(200);
+    await verify(all, async () => ok(await bob.delete('/users/me/avatar')));
   });
 });

@@ -91,6 +91,9 @@ function applyEvent(cs: ClientState, event: Obj): void {
     case 'realm_playgrounds':
       state.realm_playgrounds = event.realm_playgrounds;
       return;
+    case 'realm_emoji':
+      state.realm_emoji = event.realm_emoji;
+      return;
     case 'user_settings':
       if ('user_settings' in state) state.user_settings[event.property] = event.value;
       // Clients of the old top-level settings keep those too (Zulip's reducer does the same).

@@ -3,7 +3,7 @@
 // renderer's emoji table), custom emoji by id, Zulip's extra emoji by name.
 import { ApiError, badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import type { ReactionType, User } from '../../model/types.js';
+import type { RealmEmoji, ReactionType, User } from '../../model/types.js';
 import { VisibilityPolicy } from '../../model/messageState.js';
 import { emojiCodeForName, emojiNameForCode } from '../../render/emoji.js';
 import { deleteReaction, insertReaction, type Reaction } from '../../db/reactions.js';
@@ -31,24 +31,32 @@ const UNICODE_CODE_RE = /^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/;
 /** The spec's `service_extra_emoji` is Zulip's `zulip_extra_emoji`. */
 const normalizeType = (t: string) => (t === 'service_extra_emoji' ? ZULIP_EXTRA_EMOJI : t);
 
-/** An emoji by name alone: custom emoji would come first, then Unicode, then Zulip's own. */
-export function emojiByName(name: string): Emoji {
+/** An emoji by name alone: the organization's custom emoji first, then Unicode, then Zulip's own. */
+export function emojiByName(name: string, custom: ReadonlyMap<number, RealmEmoji>): Emoji {
+  for (const e of custom.values()) if (e.name === name && !e.deactivated) return { name, code: String(e.id), type: 'realm_emoji' };
   const code = emojiCodeForName(name);
   if (code) return { name, code, type: 'unicode_emoji' };
   if (name === 'zulip') return { name, code: 'zulip', type: ZULIP_EXTRA_EMOJI };
   throw badRequest(`Emoji '${name}' does not exist`);
 }
 
-/** Zulip's check_emoji_request: the code must exist in its namespace and match the name. */
-export function checkEmoji(name: string, code: string, type: string): Emoji {
+/**
+ * Zulip's check_emoji_request: the code must exist in its namespace and match the name. A
+ * deactivated custom emoji may still be removed from a message (`forRemoval`), not added.
+ */
+export function checkEmoji(name: string, code: string, type: string, custom: ReadonlyMap<number, RealmEmoji>, forRemoval = false): Emoji {
   switch (type) {
     case 'unicode_emoji':
       if (!UNICODE_CODE_RE.test(code) || emojiNameForCode(code) === undefined) throw badRequest('Invalid emoji code.');
       if (emojiCodeForName(name) !== code) throw badRequest('Invalid emoji name.');
       return { name, code, type: 'unicode_emoji' };
-    case 'realm_emoji':
-      // The organization has no custom emoji: no id names one.
-      throw badRequest('Invalid custom emoji.');
+    case 'realm_emoji': {
+      const emoji = /^\d+$/.test(code) ? custom.get(Number(code)) : undefined;
+      if (!emoji) throw badRequest('Invalid custom emoji.');
+      if (emoji.name !== name) throw badRequest('Invalid custom emoji name.');
+      if (emoji.deactivated && !forRemoval) throw badRequest('This custom emoji has been deactivated.');
+      return { name, code, type: 'realm_emoji' };
+    }
     case ZULIP_EXTRA_EMOJI:
       if (code !== 'zulip') throw badRequest('Invalid emoji code.');
       if (name !== 'zulip') throw badRequest('Invalid emoji name.');
@@ -58,22 +66,24 @@ export function checkEmoji(name: string, code: string, type: string): Emoji {
   }
 }
 
-function resolveEmoji(input: EmojiInput): Emoji {
+function resolveEmoji(input: EmojiInput, custom: ReadonlyMap<number, RealmEmoji>, forRemoval: boolean): Emoji {
   if (input.emojiCode === undefined) {
     if (input.emojiName === undefined) throw new ApiError('REQUEST_VARIABLE_MISSING', "Missing 'emoji_name' argument", 400, { var_name: 'emoji_name' });
-    return emojiByName(input.emojiName);
+    return emojiByName(input.emojiName, custom);
   }
   const type = normalizeType(input.reactionType ?? 'unicode_emoji');
-  const name = input.emojiName ?? (type === 'unicode_emoji' ? emojiNameForCode(input.emojiCode) : input.emojiCode);
-  if (name === undefined) throw badRequest('Invalid emoji code.');
-  return checkEmoji(name, input.emojiCode, type);
+  const name =
+    input.emojiName ??
+    (type === 'unicode_emoji' ? emojiNameForCode(input.emojiCode) : type === 'realm_emoji' ? custom.get(Number(input.emojiCode))?.name : input.emojiCode);
+  if (name === undefined) throw badRequest(type === 'realm_emoji' ? 'Invalid custom emoji.' : 'Invalid emoji code.');
+  return checkEmoji(name, input.emojiCode, type, custom, forRemoval);
 }
 
 const reactionChanged = (op: 'add' | 'remove', r: Reaction) =>
   reactionEvent(op, { message_id: r.messageId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId });
 
 async function changeReaction(actor: RealmActor, user: User, messageId: number, op: 'add' | 'remove', input: EmojiInput): Promise<void> {
-  const emoji = resolveEmoji(input);
+  const emoji = resolveEmoji(input, actor.state.realmEmoji, op === 'remove');
   await actor.exclusive(async () => {
     const reader = await loadReader(actor, user);
     const { message } = await accessibleMessage(actor, reader, messageId);

@@ -7,7 +7,8 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import { realmUrl } from '../../http/urls.js';
 import { RenderTimeoutError, scanContent } from '../../render/index.js';
-import type { RenderChannel, RenderContext, RenderResult, RenderUser, RenderUserGroup } from '../../render/index.js';
+import type { RenderChannel, RenderContext, RenderRealmEmoji, RenderResult, RenderUser, RenderUserGroup } from '../../render/index.js';
+import { emojiSourceUrl } from '../../views/realmEmoji.js';
 import { canAccessChannelMetadata } from '../../permissions/channelAccess.js';
 import { userInGroupSetting, type GroupSettingValue } from '../../permissions/groups.js';
 import { canAccessUser } from '../../permissions/userAccess.js';
@@ -106,6 +107,16 @@ function linkableChannels(actor: RealmActor, sender: User | null, names: string[
   return out;
 }
 
+/** Active custom emoji whose `:name:` the content may use. */
+function renderRealmEmoji(actor: RealmActor, content: string): RenderRealmEmoji[] {
+  const out: RenderRealmEmoji[] = [];
+  for (const e of actor.state.realmEmoji.values()) {
+    if (e.deactivated || !content.includes(`:${e.name}:`)) continue;
+    out.push({ id: e.id, name: e.name, source_url: emojiSourceUrl(actor.realm.id, e), deactivated: false });
+  }
+  return out;
+}
+
 /** The context for rendering `content`: only what it refers to crosses to the render thread. */
 export function renderContextFor(actor: RealmActor, content: string, opts: RenderOptions = {}): RenderContext {
   const sender = opts.senderId === undefined ? null : (actor.user(opts.senderId) ?? null);
@@ -117,6 +128,7 @@ export function renderContextFor(actor: RealmActor, content: string, opts: Rende
     userGroups: mentionableGroups(actor, refs.groupNames),
     channels: linkableChannels(actor, sender, refs.channelNames, refs.topics),
     linkifiers: renderLinkifiers(actor),
+    realmEmoji: renderRealmEmoji(actor, content),
     translateEmoticons: sender?.settings.translate_emoticons === true,
     defaultCodeBlockLanguage: typeof codeLanguage === 'string' && codeLanguage !== '' ? codeLanguage : null,
     emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,

@@ -45,7 +45,7 @@ export function statusOfUser(actor: RealmActor, viewer: User, userId: number): R
 }
 
 /** The change the request asks for, checked; throws what Zulip answers for bad input. */
-function checkStatusInput(input: StatusInput): StatusChange {
+function checkStatusInput(actor: RealmActor, input: StatusInput): StatusChange {
   const statusText = input.statusText?.trim();
   if (input.away === undefined && statusText === undefined && input.emojiName === undefined) {
     throw badRequest('Client did not pass any new values.');
@@ -60,8 +60,8 @@ function checkStatusInput(input: StatusInput): StatusChange {
     Object.assign(change, { emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' });
   } else if (input.emojiName !== undefined) {
     const emoji = input.emojiCode === undefined || input.reactionType === undefined
-      ? emojiByName(input.emojiName)
-      : checkEmoji(input.emojiName, input.emojiCode, input.reactionType);
+      ? emojiByName(input.emojiName, actor.state.realmEmoji)
+      : checkEmoji(input.emojiName, input.emojiCode, input.reactionType, actor.state.realmEmoji);
     Object.assign(change, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
   }
   return change;
@@ -69,7 +69,7 @@ function checkStatusInput(input: StatusInput): StatusChange {
 
 /** POST /users/me/status. */
 export function updateUserStatus(actor: RealmActor, user: User, input: StatusInput): Promise<void> {
-  const change = checkStatusInput(input);
+  const change = checkStatusInput(actor, input);
   return actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
     const before = statusOf(actor, current.id);

@@ -1,5 +1,5 @@
 // Events about files: a user's uploads (`attachment`, sent to the uploader only) and the
-// organization's custom emoji (`realm_emoji`).
+// organization's custom emoji (`realm_emoji`, the whole set, to everyone).
 import { z } from 'zod';
 
 export const attachmentObject = z.strictObject({
@@ -26,4 +26,24 @@ export const attachmentRemovedEvent = (id: number, uploadSpaceUsed: number): Att
   type: 'attachment', op: 'remove', attachment: { id }, upload_space_used: uploadSpaceUsed,
 });
 
-export const fileEventSchemas = [attachmentEventSchema] as const;
+
+export const realmEmojiObject = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  source_url: z.string(),
+  still_url: z.string().nullable(),
+  deactivated: z.boolean(),
+  author_id: z.number().int().nullable(),
+});
+
+export const realmEmojiEventSchema = z.strictObject({
+  type: z.literal('realm_emoji'),
+  op: z.literal('update'),
+  realm_emoji: z.record(z.string(), realmEmojiObject),
+});
+export type RealmEmojiEvent = z.infer<typeof realmEmojiEventSchema>;
+
+export const realmEmojiEvent = (realmEmoji: Record<string, unknown>): RealmEmojiEvent =>
+  ({ type: 'realm_emoji', op: 'update', realm_emoji: realmEmoji }) as RealmEmojiEvent;
+
+export const fileEventSchemas = [attachmentEventSchema, realmEmojiEventSchema] as const;

@@ -9,7 +9,7 @@ import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent,
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
 import { realmEventSchemas, type InvitesChangedEvent, type RealmEvent, type RealmLinkifiersEvent, type RealmPlaygroundsEvent, type RealmUserSettingsDefaultsEvent } from './realm.js';
-import { fileEventSchemas, type AttachmentEvent } from './files.js';
+import { fileEventSchemas, type AttachmentEvent, type RealmEmojiEvent } from './files.js';
 import { laterEventSchemas, type DraftsEvent, type NavigationViewEvent, type RemindersEvent, type SavedSnippetsEvent, type ScheduledMessagesEvent } from './later.js';
 import { personalEventSchemas, type MutedUsersEvent, type TypingEditMessageEvent, type UserStatusEvent } from './personal.js';
 
@@ -35,7 +35,7 @@ export type ServerEvent =
   | UserGroupEvent
   | RealmEvent | RealmUserSettingsDefaultsEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | InvitesChangedEvent
   | ScheduledMessagesEvent | RemindersEvent | DraftsEvent | SavedSnippetsEvent | NavigationViewEvent
-  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent | AttachmentEvent
+  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent | AttachmentEvent | RealmEmojiEvent
   | HeartbeatEvent;
 
 export type EventType = ServerEvent['type'];

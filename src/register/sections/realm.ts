@@ -1,6 +1,7 @@
 // Register sections about the organization and the server: `realm` (every realm setting and
 // server limit) and the small realm-wide lists that have no feature of their own yet.
 import { createHash } from 'node:crypto';
+import { realmEmojiDict } from '../../views/realmEmoji.js';
 import type { RealmActor } from '../../realm/actor.js';
 import { realmUrl } from '../../http/urls.js';
 import { emojiDataPath } from '../../http/emojiData.js';
@@ -100,6 +101,10 @@ export function realmLinkifiersSection(actor: RealmActor, _user: unknown, args: 
   return { realm_linkifiers: wantsLinkifierUrlTemplate(args) ? listLinkifiers(actor) : [] };
 }
 
+export function realmEmojiSection(actor: RealmActor): Record<string, unknown> {
+  return { realm_emoji: realmEmojiDict(actor) };
+}
+
 export function realmPlaygroundsSection(actor: RealmActor): Record<string, unknown> {
   return { realm_playgrounds: listPlaygrounds(actor) };
 }
@@ -109,8 +114,6 @@ export function realmPlaygroundsSection(actor: RealmActor): Record<string, unkno
  * value. A feature that adds its own entry to `sections` in state.ts replaces these.
  */
 export const fallbackSections = {
-  /** Custom emoji: none until emoji upload exists. */
-  realm_emoji: () => ({ realm_emoji: {} }),
   /** The pre-FL-176 linkifier format: always empty, as on Zulip (old clients cannot render templates). */
   realm_filters: () => ({ realm_filters: [] }),
   /** Allowed signup domains: the realm does not restrict signups by domain. */
