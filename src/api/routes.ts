@@ -38,6 +38,7 @@ import { pushTestEndpoints } from './push_test.js';
 import { fileEndpoints, uploadEndpoints } from './uploads.js';
 import { avatarEndpoints } from './avatars.js';
 import { realmEmojiEndpoints } from './realm_emoji.js';
+import { realmImageEndpoints } from './realm_images.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -78,6 +79,7 @@ export const endpoints: Endpoint[] = [
   ...uploadEndpoints,
   ...avatarEndpoints,
   ...realmEmojiEndpoints,
+  ...realmImageEndpoints,
 ];
 
 interface RouteGroup {

@@ -53,4 +53,22 @@ describe('uploads', () => {
     expect(set.result.status).toBe(200);
     await verify(all, async () => ok(await bob.delete('/users/me/avatar')));
   });
+
+  it('the realm icon and logos: uploaded by an administrator, then back to the defaults', async () => {
+    const image = await sharp({ create: { width: 400, height: 120, channels: 3, background: '#123456' } }).png().toBuffer();
+    const part = [{ name: 'file', filename: 'i.png', contentType: 'image/png', data: image }];
+    const admin = new FileClient(port(), owner);
+    const denied = await binaryUpload(new FileClient(port(), bob), '/api/v1/realm/icon', part);
+    expect(denied.json).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
+    const icon = await verify(all, () => binaryUpload(admin, '/api/v1/realm/icon', part));
+    expect(icon.result.json.icon_url).toMatch(/^\/user_avatars\/\d+\/realm\/icon-[0-9a-f]+\.png\?version=1$/);
+    const served = await admin.fetch(icon.result.json.icon_url, { anonymous: true });
+    expect([(await sharp(served.body).metadata()).width, served.headers['content-type']]).toEqual([100, 'image/png']);
+    await verify(all, () => binaryUpload(admin, '/api/v1/realm/logo', [...part, { name: 'night', data: 'true' }]));
+    const state = ok(await owner.post('/register', { fetch_event_types: ['realm'] }));
+    expect(state).toMatchObject({ realm_icon_source: 'U', realm_night_logo_source: 'U', realm_logo_source: 'D' });
+    await verify(all, async () => ok(await owner.delete('/realm/icon')));
+    await verify(all, async () => ok(await owner.delete('/realm/logo', { night: true })));
+    expect((await admin.fetch(icon.result.json.icon_url, { anonymous: true })).status).toBe(404);
+  });
 });

@@ -26,14 +26,15 @@ export function checkImageFile(files: UploadedFile[] | undefined, limitMib: numb
 }
 
 /**
- * A square PNG of the image, cropped to fill (`cover`) or fitted inside (`inside`). Images
+ * A PNG of the image (square unless a height is given), cropped to fill (`cover`) or fitted
+ * inside (`inside`). Images
  * with too many pixels are refused before decoding, as are files that are not images.
  */
-export async function resizedPng(bytes: Buffer, size: number, fit: 'cover' | 'inside'): Promise<Buffer> {
+export async function resizedPng(bytes: Buffer, size: number, fit: 'cover' | 'inside', height = size): Promise<Buffer> {
   try {
     return await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
       .rotate()
-      .resize(size, size, { fit, withoutEnlargement: fit === 'inside' })
+      .resize(size, height, { fit, withoutEnlargement: fit === 'inside' })
       .png()
       .toBuffer();
   } catch {

@@ -5,13 +5,15 @@ import { linkifierObject, playgroundObject, type ApiObject } from './objects.js'
 
 export const realmEventSchema = z.union([
   z.strictObject({ type: z.literal('realm'), op: z.literal('update'), property: z.string(), value: z.unknown() }),
-  z.strictObject({ type: z.literal('realm'), op: z.literal('update_dict'), property: z.literal('default'), data: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ type: z.literal('realm'), op: z.literal('update_dict'), property: z.enum(['default', 'icon', 'logo', 'night_logo']), data: z.record(z.string(), z.unknown()) }),
 ]);
 export type RealmEvent = z.infer<typeof realmEventSchema>;
 
 export const realmUpdateEvent = (property: string, value: unknown): RealmEvent => ({ type: 'realm', op: 'update', property, value });
 
-export const realmUpdateDictEvent = (data: Record<string, unknown>): RealmEvent => ({ type: 'realm', op: 'update_dict', property: 'default', data });
+export const realmUpdateDictEvent = (data: Record<string, unknown>, property: 'default' | 'icon' | 'logo' | 'night_logo' = 'default'): RealmEvent => ({
+  type: 'realm', op: 'update_dict', property, data,
+});
 
 export const realmUserSettingsDefaultsEventSchema = z.strictObject({
   type: z.literal('realm_user_settings_defaults'),

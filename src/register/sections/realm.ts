@@ -1,7 +1,7 @@
 // Register sections about the organization and the server: `realm` (every realm setting and
 // server limit) and the small realm-wide lists that have no feature of their own yet.
-import { createHash } from 'node:crypto';
 import { realmEmojiDict } from '../../views/realmEmoji.js';
+import { realmIconView, realmLogoView } from '../../views/realmImages.js';
 import type { RealmActor } from '../../realm/actor.js';
 import { realmUrl } from '../../http/urls.js';
 import { emojiDataPath } from '../../http/emojiData.js';
@@ -37,11 +37,8 @@ const REPORT_MESSAGE_TYPES = [
   { key: 'other', name: 'Other reason' },
 ];
 
-/** The realm icon: an identicon derived from the subdomain, as for realms without an upload. */
-function realmIconUrl(stringId: string): string {
-  const hash = createHash('md5').update(stringId).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
-}
+/** `icon_url` → `realm_icon_url`, as register names the realm's fields. */
+const prefixed = (view: Record<string, string>) => Object.fromEntries(Object.entries(view).map(([k, v]) => [`realm_${k}`, v]));
 
 export function realmSection(actor: RealmActor): Record<string, unknown> {
   const { config } = actor.services;
@@ -61,12 +58,9 @@ export function realmSection(actor: RealmActor): Record<string, unknown> {
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_presence_disabled: setting('presence_disabled', false),
-    realm_icon_url: realmIconUrl(realm.stringId),
-    realm_icon_source: 'G',
-    realm_logo_url: '',
-    realm_logo_source: 'D',
-    realm_night_logo_url: '',
-    realm_night_logo_source: 'D',
+    ...prefixed(realmIconView(realm)),
+    ...prefixed(realmLogoView(realm, false)),
+    ...prefixed(realmLogoView(realm, true)),
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
     realm_moderation_request_channel_id: setting('moderation_request_channel_id', -1),
     realm_org_type: setting('org_type', 0),

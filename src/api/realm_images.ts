@@ -1,0 +1,48 @@
+// The organization's icon and logo (day, or night with `night=true`): upload one image, or go
+// back to the default.
+import { endpoint } from './endpoint.js';
+import { p } from '../http/params.js';
+import { deleteRealmImage, uploadRealmImage } from '../actions/realm/images.js';
+
+export const realmImageEndpoints = [
+  endpoint({
+    method: 'POST',
+    path: '/realm/icon',
+    auth: 'user',
+    params: {},
+    async handler({ actor, user, req }) {
+      const view = await uploadRealmImage(actor, user, 'icon', req.files);
+      return { icon_url: view.icon_url };
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/realm/icon',
+    auth: 'user',
+    params: {},
+    async handler({ actor, user }) {
+      const view = await deleteRealmImage(actor, user, 'icon');
+      return { icon_url: view.icon_url };
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/realm/logo',
+    auth: 'user',
+    params: { night: p.bool().default(false) },
+    async handler({ actor, user, args, req }) {
+      await uploadRealmImage(actor, user, args.night ? 'night_logo' : 'logo', req.files);
+      return {};
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/realm/logo',
+    auth: 'user',
+    params: { night: p.bool().default(false) },
+    async handler({ actor, user, args }) {
+      await deleteRealmImage(actor, user, args.night ? 'night_logo' : 'logo');
+      return {};
+    },
+  }),
+];
