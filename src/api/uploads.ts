@@ -5,7 +5,7 @@ import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { temporaryUploadUrl, uploadFile } from '../actions/files/uploads.js';
 import { deleteAttachment } from '../actions/files/attachments.js';
-import { listAttachments, readableUpload, uploadByToken, uploadToServe } from '../queries/attachments.js';
+import { listAttachments, readableThumbnailSource, readableUpload, thumbnailToServe, uploadByToken, uploadToServe } from '../queries/attachments.js';
 
 export const uploadEndpoints = [
   endpoint({
@@ -57,6 +57,17 @@ export const fileEndpoints = [
     params: { token: p.string(), filename: p.string() },
     async handler({ actor, args, serve }) {
       serve(uploadToServe(await uploadByToken(actor, args.token, args.filename), false));
+      return {};
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/user_uploads/thumbnail/{realm_id_str}/{filename+}',
+    auth: 'optional',
+    only: 'file',
+    params: { realm_id_str: p.string(), filename: p.string() },
+    async handler({ actor, user, args, serve }) {
+      serve(thumbnailToServe(await readableThumbnailSource(actor, user, args.realm_id_str, args.filename)));
       return {};
     },
   }),

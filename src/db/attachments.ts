@@ -140,3 +140,8 @@ export async function attachmentByToken(sql: Sql, realmId: number, token: string
 export async function deleteExpiredUrlTokens(sql: Sql): Promise<void> {
   await sql`DELETE FROM upload_url_tokens WHERE expires_at <= now()`;
 }
+
+/** Records an image upload's size in pixels (found by the thumbnail job). */
+export async function saveAttachmentDimensions(sql: Sql, id: number, width: number, height: number): Promise<void> {
+  await sql`UPDATE attachments SET width = ${width}, height = ${height} WHERE id = ${id}`;
+}

@@ -71,6 +71,12 @@ export interface ScheduledDeliveryJob {
  */
 export type UploadCleanupJob = Record<string, never>;
 
+/** An uploaded image to measure and make a thumbnail of. */
+export interface ThumbnailJob {
+  realmId: number;
+  attachmentId: number;
+}
+
 /** The sweep takes no data: it looks in the database for every row coming due. */
 export type ScheduledSweepJob = Record<string, never>;
 
@@ -125,6 +131,7 @@ export interface JobPayloads {
   'outgoing-webhook': OutgoingWebhookJob;
   'outgoing-webhook-reply': OutgoingWebhookReplyJob;
   'upload-cleanup': UploadCleanupJob;
+  thumbnail: ThumbnailJob;
   'email-send': EmailSendJob;
   'email-sweep': EmailSweepJob;
   'missed-message-email': MissedMessageEmailJob;

@@ -72,3 +72,11 @@ export function uploadPathIdsIn(links: string[], realmId: number, realmUrl: stri
   }
   return [...out];
 }
+
+/** The one thumbnail size made of uploaded images (Zulip's default 840 × 560, as WebP). */
+export const THUMBNAIL_NAME = '840x560.webp';
+export const THUMBNAIL_WIDTH = 840;
+export const THUMBNAIL_HEIGHT = 560;
+
+/** Storage key of an upload's thumbnail (served at /user_uploads/thumbnail/<path_id>/840x560.webp). */
+export const thumbnailKey = (pathId: string) => `thumbnail/${pathId}/${THUMBNAIL_NAME}`;

@@ -1,7 +1,7 @@
 // Reads about uploads: who may download one (Zulip's validate_attachment_request), the
 // caller's list of uploads and the organization's used space.
 import { ApiError, unauthorized } from '../model/errors.js';
-import { contentDisposition } from '../model/uploads.js';
+import { contentDisposition, THUMBNAIL_NAME, thumbnailKey } from '../model/uploads.js';
 import type { FileToServe } from '../http/contract.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
@@ -48,6 +48,13 @@ export async function listAttachments(actor: RealmActor, user: User) {
   };
 }
 
+/** `/user_uploads/thumbnail/<realm_id>/<path>/840x560.webp`: the upload, if the caller may read it. */
+export async function readableThumbnailSource(actor: RealmActor, user: User | null, realmIdText: string, rest: string): Promise<AttachmentRow> {
+  const suffix = `/${THUMBNAIL_NAME}`;
+  if (!rest.endsWith(suffix)) throw fileNotFound();
+  return readableUpload(actor, user, realmIdText, rest.slice(0, -suffix.length));
+}
+
 export const fileNotFound = () => new ApiError('BAD_REQUEST', 'File not found.', 404);
 export const fileForbidden = () => new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403);
 
@@ -75,6 +82,11 @@ export function uploadToServe(a: AttachmentRow, download: boolean): FileToServe 
     // Private to the browser, and the bytes under a path never change.
     cacheControl: 'private, max-age=31536000, immutable',
   };
+}
+
+/** How the front serves an upload's thumbnail (made by the thumbnail job; 404 until then). */
+export function thumbnailToServe(a: AttachmentRow): FileToServe {
+  return { area: 'uploads', key: thumbnailKey(a.pathId), contentType: 'image/webp', disposition: 'inline', cacheControl: 'private, max-age=31536000, immutable' };
 }
 
 /** The upload a temporary URL opens, if the token is still valid and names this file. */

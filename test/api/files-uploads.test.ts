@@ -304,6 +304,21 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     expect((await owner.ok('GET', '/users/me', { client_gravatar: false })).avatar_url).toMatch(/gravatar/);
   });
 
+  it('an uploaded image gets a thumbnail from a job, served with the access rule of the image', async () => {
+    const image = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#446688' } }).png().toBuffer();
+    const r = await owner.upload({ filename: 'photo.png', data: image, contentType: 'image/png' });
+    const thumb = r.json.url.replace('/user_uploads/', '/user_uploads/thumbnail/') + '/840x560.webp';
+    const got = (await until(async () => {
+      const t = await owner.fetch(thumb);
+      return t.status === 200 ? t : null;
+    }, 'the thumbnail'))!;
+    expect(got.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(got.body).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 747, 560]);
+    expect((await bob.fetch(thumb)).status).toBe(403);
+    expect((await owner.fetch(thumb.replace('840x560.webp', '100x100.webp'))).status).toBe(404);
+  });
+
   describe('custom emoji', () => {
     let image: Buffer;
     let emojiId: string;

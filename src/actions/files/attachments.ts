@@ -12,7 +12,7 @@ import {
 import { attachmentChangedEvent, attachmentRemovedEvent, type AttachmentObject } from '../../events/catalog/index.js';
 import { attachmentView } from '../../views/attachments.js';
 import { canReadAttachment } from '../../queries/attachments.js';
-import { uploadPathIdsIn } from '../../model/uploads.js';
+import { thumbnailKey, uploadPathIdsIn } from '../../model/uploads.js';
 import { realmUrl } from '../../http/urls.js';
 
 /** Tells each uploader how their uploads stand now (their linking messages). */
@@ -68,6 +68,7 @@ export async function relinkAttachments(actor: RealmActor, editor: User, message
 export async function removeAttachment(actor: RealmActor, a: AttachmentRow): Promise<void> {
   await deleteAttachmentRow(actor.sql, a.id);
   await actor.services.storage.delete('uploads', a.pathId);
+  await actor.services.storage.delete('uploads', thumbnailKey(a.pathId));
   actor.events.publish(attachmentRemovedEvent(a.id, await realmUploadSpaceUsed(actor.sql, actor.realm.id)), [a.ownerId]);
 }
 

@@ -48,6 +48,7 @@ export async function uploadFile(actor: RealmActor, user: User, files: UploadedF
       const row = await insertAttachment(actor.sql, { realmId: actor.realm.id, ownerId: user.id, pathId, fileName, contentType, size: file.size });
       const used = await realmUploadSpaceUsed(actor.sql, actor.realm.id);
       actor.events.publish(attachmentChangedEvent('add', attachmentView(row, []), used), [user.id]);
+      if (contentType.startsWith('image/')) await actor.services.jobs.enqueue('thumbnail', { realmId: actor.realm.id, attachmentId: row.id });
       const url = `/user_uploads/${pathId}`;
       return { uri: url, url, filename: fileName };
     });

@@ -8,6 +8,7 @@ import { retentionJob } from './retention.js';
 import { outgoingWebhookJob, outgoingWebhookReplyJob } from './outgoingWebhook.js';
 import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
 import { uploadCleanupJob } from './uploads.js';
+import { thumbnailJob } from './thumbnail.js';
 import { emailSendJob, emailSweepJob } from './email.js';
 import { missedMessageEmailJob } from './missedMessages.js';
 
@@ -19,6 +20,7 @@ export const jobTable = {
   'scheduled-delivery': scheduledDeliveryJob,
   'scheduled-sweep': scheduledSweepJob,
   'upload-cleanup': uploadCleanupJob,
+  thumbnail: thumbnailJob,
   'email-send': emailSendJob,
   'email-sweep': emailSweepJob,
   'missed-message-email': missedMessageEmailJob,
