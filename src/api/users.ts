@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest, unauthorized } from '../model/errors.js';
+import { badRequest, insufficientPermission, unauthorized } from '../model/errors.js';
+import { canAccessAllUsers, canAccessUser } from '../permissions/userAccess.js';
 import { createUser } from '../actions/users/create.js';
-import { formatUser } from '../views/users.js';
+import { formatUser, inaccessibleUserView } from '../views/users.js';
 import { profileDataFor } from '../views/profileFields.js';
 import { fakeEmailDomain } from '../http/urls.js';
 import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
@@ -24,8 +25,17 @@ function view(actor: RealmActor, viewer: User | null, target: User, args: { clie
   });
 }
 
-/** Resolves `/users/{x}`: an integer id, a visible real email, or a placeholder address. */
+/**
+ * Resolves `/users/{x}`: an integer id, a visible real email, or a placeholder address. A
+ * user outside a limited guest's sight is refused as Zulip's access_user_common does.
+ */
 function findUser(actor: RealmActor, viewer: User | null, key: string): User {
+  const user = lookUpUser(actor, viewer, key);
+  if (viewer && !canAccessUser(actor.state, viewer, user)) throw insufficientPermission();
+  return user;
+}
+
+function lookUpUser(actor: RealmActor, viewer: User | null, key: string): User {
   const { config } = actor.services;
   if (/^\d+$/.test(key)) {
     const user = actor.user(Number(key));
@@ -65,7 +75,15 @@ export const userEndpoints = [
       } else {
         targets = [...actor.state.users.values()];
       }
-      return { members: targets.map((t) => view(actor, user, t, { ...args, client_gravatar: clientGravatar })) };
+      // A guest limited by can_access_all_users_group gets Zulip's placeholder for the others.
+      const limited = user !== null && !canAccessAllUsers(actor.state, user);
+      return {
+        members: targets.map((t) =>
+          limited && !canAccessUser(actor.state, user, t)
+            ? inaccessibleUserView(actor.services.config, actor.realm, t.id)
+            : view(actor, user, t, { ...args, client_gravatar: clientGravatar }),
+        ),
+      };
     },
   }),
   endpoint({
