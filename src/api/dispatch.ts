@@ -11,7 +11,8 @@ import { RealmNotHereError } from '../realm/services.js';
 import { BotType } from '../model/types.js';
 import type { User } from '../model/types.js';
 import type { Logger } from '../log.js';
-import { routeTable } from './routes.js';
+import { fileRouteTable, routeTable } from './routes.js';
+import type { FileToServe } from '../http/contract.js';
 import { hasJsonText, spliceJson } from '../http/jsonText.js';
 import { authenticateJsonRequest } from './sessionRequest.js';
 import type { SessionRow } from '../db/sessions.js';
@@ -108,7 +109,9 @@ export class WorkerRequestHandler implements RequestHandler {
     let route: string | undefined;
     let limitHeaders: Record<string, string> | undefined;
     try {
-      const match = routeTable.match(req.method, req.path);
+      const isFile = req.prefix === 'file';
+      // A HEAD of a file is checked as its GET (the front then sends the headers only).
+      const match = isFile ? fileRouteTable.match(req.method === 'HEAD' ? 'GET' : req.method, req.path) : routeTable.match(req.method, req.path);
       if (match.kind === 'found' && match.endpoint.only === 'json' && req.prefix !== 'json') {
         throw new ApiError('BAD_REQUEST', 'Not found', 404);
       }
@@ -129,7 +132,7 @@ export class WorkerRequestHandler implements RequestHandler {
       if (endpoint.auth === 'webhook') {
         const login = () => authenticateWebhook(actor, req.params.api_key, req.authorization);
         user = await this.withRefresh(login);
-      } else if (req.prefix === 'json') {
+      } else if (req.prefix === 'json' || (isFile && !req.authorization)) {
         ({ user, session } = await authenticateJsonRequest(actor, req, endpoint.auth));
       } else if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
         user = await this.withRefresh(() => authenticate(actor, req.authorization));
@@ -141,7 +144,10 @@ export class WorkerRequestHandler implements RequestHandler {
       limitHeaders = await this.spend(user, req, route);
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
       const cookies: string[] = [];
-      const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies });
+      let file: FileToServe | undefined;
+      const serve = (f: FileToServe) => (file = f);
+      const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies, serve });
+      if (file) return { kind: 'response', res: { status: 200, body: successBody(), file, route, userId: user?.id } };
       const body = successBody(result);
       // Webhooks take the tool's own options; Zulip reports no ignored parameters for them.
       if (ignored.length && endpoint.auth !== 'webhook') body.ignored_parameters_unsupported = ignored;

@@ -16,7 +16,11 @@ import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
 import { WebAssets } from './static.js';
-import { jsonRequestFields } from './session.js';
+import { jsonRequestFields, readCookie, sessionCookieName } from './session.js';
+import { createStorage, type FileStorage } from '../storage/index.js';
+import { checkKey } from '../storage/types.js';
+import { StreamingMultipart } from './upload.js';
+import { serveFile } from './fileResponse.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
@@ -31,6 +35,8 @@ export interface FrontOptions {
   metrics: Metrics;
   /** Extra plain-text endpoints outside /api/v1 (health, metrics). */
   health: () => Record<string, unknown>;
+  /** Where uploaded files go (default: the one the configuration names). */
+  storage?: FileStorage;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -38,6 +44,10 @@ export const API_PREFIX = '/api/v1';
 const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
 /** The web client's API: the same endpoints, authenticated by session cookie (see session.ts). */
 export const JSON_PREFIX = '/json';
+/** Uploaded files, served after the worker checked access (outside the API prefixes, as in Zulip). */
+const UPLOADS_PREFIX = '/user_uploads/';
+/** Avatars, custom emoji, realm icons and logos: public to whoever has the URL, as in Zulip. */
+const AVATARS_PREFIX = '/user_avatars/';
 
 interface Pending {
   aborted: boolean;
@@ -106,6 +116,7 @@ export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
   private readonly web = new WebAssets();
+  private readonly storage: FileStorage;
   private inFlight = 0;
   private draining = false;
   private readonly trustedProxies: Set<string>;
@@ -113,6 +124,7 @@ export class FrontServer {
 
   constructor(private readonly o: FrontOptions) {
     this.trustedProxies = new Set(o.config.TRUSTED_PROXIES.split(',').map((a) => normalizeAddress(a.trim())).filter(Boolean));
+    this.storage = o.storage ?? createStorage(o.config);
     this.app = App();
     const health = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
       const p: Pending = { res, aborted: false, head: req.getMethod() === 'head' };
@@ -183,7 +195,13 @@ export class FrontServer {
       this.trustedProxies,
     );
     const isJson = url.startsWith(JSON_PREFIX + '/');
-    const session = isJson ? jsonRequestFields(this.o.config, (name) => req.getHeader(name)) : undefined;
+    const isFile = url.startsWith(UPLOADS_PREFIX);
+    const range = isFile ? req.getHeader('range') : '';
+    const session = isJson
+      ? jsonRequestFields(this.o.config, (name) => req.getHeader(name))
+      : isFile
+        ? { prefix: 'file' as const, sessionId: readCookie(req.getHeader('cookie'), sessionCookieName(this.o.config)) }
+        : undefined;
     const subdomain = subdomainFromHost(this.o.config, host);
     // Incoming webhooks read their tool's headers and exact body; other requests need neither.
     const webhook = url.startsWith(WEBHOOK_PREFIX);
@@ -196,7 +214,15 @@ export class FrontServer {
     let userId: number | undefined;
 
     const finish = (r: ApiResponse) => {
-      send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
+      if (r.file && r.status === 200) {
+        serveFile(this.storage, p, r.file, { method: requested, range }, () => send(p, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
+          this.o.log.error({ err, reqId: id }, 'serving a file failed');
+          const e = internalErrorResponse();
+          send(p, e.status, e.body);
+        });
+      } else {
+        send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
+      }
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
       this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
@@ -210,17 +236,25 @@ export class FrontServer {
       if (counted) this.inFlight--;
       counted = false;
     };
+    let onAbort: (() => void) | null = null;
     res.onAborted(() => {
       p.aborted = true;
+      onAbort?.();
       release(); // a client that leaves mid-upload never sends its last chunk
       this.o.router.cancel(id, subdomain);
     });
 
-    if (!isJson && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
+    if (url.startsWith(AVATARS_PREFIX) && method === 'GET') {
+      return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), requested, fail);
+    }
+    if (!isJson && !isFile && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
       return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
     }
-    const path = isJson ? url.slice(JSON_PREFIX.length) : url.slice(API_PREFIX.length) || '/';
-    if (contentLength > this.o.config.MAX_BODY_BYTES) {
+    const path = isJson ? url.slice(JSON_PREFIX.length) : isFile ? url : url.slice(API_PREFIX.length) || '/';
+    const multipart = !webhook && !isFile && /^multipart\/form-data\b/i.test(contentType);
+    // A multipart body may carry a file: room for the largest file and the other parts.
+    const maxBody = multipart ? this.o.config.MAX_BODY_BYTES + this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 64 * 1024 : this.o.config.MAX_BODY_BYTES;
+    if (contentLength > maxBody) {
       return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
 
@@ -230,6 +264,69 @@ export class FrontServer {
     let received = 0;
     this.inFlight++;
     counted = true;
+    const dispatch = (apiReq: ApiRequest, after?: () => Promise<void>) => {
+      this.o.router.dispatch(apiReq).then(
+        (r) => {
+          release();
+          userId = r.userId;
+          if (r.route) routeLabel = r.route;
+          finish(r);
+        },
+        (err: unknown) => {
+          release();
+          const known = apiErrorForFailure(err);
+          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
+          finish(known ? errorResponse(known) : internalErrorResponse());
+        },
+      ).finally(() => after?.().catch((err: unknown) => this.o.log.warn({ err, reqId: id }, 'removing staged uploads failed')));
+    };
+    const baseRequest = () => ({ id, method, path, subdomain, authorization, userAgent, idempotencyKey, remoteAddress, ...session });
+    if (multipart) {
+      let form: StreamingMultipart;
+      try {
+        form = new StreamingMultipart(this.storage, contentType, parseQuery(query), {
+          fileBytes: this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024,
+          fieldBytes: this.o.config.MAX_BODY_BYTES,
+        });
+      } catch (err) {
+        release();
+        return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+      }
+      onAbort = () => {
+        form.abort();
+        void form.cleanup();
+      };
+      res.onData((chunk, isLast) => {
+        if (p.aborted) return;
+        received += chunk.byteLength;
+        if (received > maxBody) {
+          release();
+          form.abort();
+          void form.cleanup();
+          return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+        }
+        // uWS reuses the chunk's memory after this call: the parser gets a copy.
+        if (!form.write(Buffer.from(chunk.slice(0))) && !isLast) {
+          res.pause();
+          void form.drained().then(() => {
+            if (!p.aborted) res.resume();
+          });
+        }
+        if (!isLast) return;
+        form.end().then(
+          () => {
+            if (p.aborted) return void form.cleanup();
+            dispatch({ ...baseRequest(), params: form.params, files: form.files }, () => form.cleanup());
+          },
+          (err: unknown) => {
+            release();
+            void form.cleanup();
+            fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+          },
+        );
+      });
+      return;
+    }
     res.onData((chunk, isLast) => {
       if (p.aborted) return;
       received += chunk.byteLength;
@@ -257,26 +354,34 @@ export class FrontServer {
         release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
-      const apiReq: ApiRequest = {
-        id, method, path, params, subdomain,
-        authorization, userAgent, idempotencyKey, remoteAddress,
-        ...session,
-        ...(webhook ? { headers, rawBody } : {}),
-      };
-      this.o.router.dispatch(apiReq).then(
-        (r) => {
-          release();
-          userId = r.userId;
-          if (r.route) routeLabel = r.route;
-          finish(r);
-        },
-        (err: unknown) => {
-          release();
-          const known = apiErrorForFailure(err);
-          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish(known ? errorResponse(known) : internalErrorResponse());
-        },
-      );
+      dispatch({ ...baseRequest(), params, ...(webhook ? { headers, rawBody } : {}) });
+    });
+  }
+
+  /** A public image (avatar, emoji, realm icon or logo): served straight from storage. */
+  private serveAvatar(p: Pending, rest: string, method: string, fail: (err: ApiError) => void): void {
+    let key: string;
+    try {
+      key = rest.split('/').map(decodeURIComponent).join('/');
+      checkKey(key);
+    } catch {
+      return fail(fileNotFound());
+    }
+    const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+    const file = {
+      area: 'avatars' as const,
+      key,
+      contentType: IMAGE_TYPES[ext] ?? 'application/octet-stream',
+      disposition: 'inline',
+      cacheControl: 'public, max-age=31536000, immutable',
+    };
+    serveFile(this.storage, p, file, { method, range: '' }, () => fail(fileNotFound())).catch((err: unknown) => {
+      this.o.log.error({ err }, 'serving an avatar failed');
+      fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
     });
   }
 }
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+const fileNotFound = () => new ApiError('BAD_REQUEST', 'File not found', 404);
