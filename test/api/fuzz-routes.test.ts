@@ -137,6 +137,11 @@ const badRaw = fc.oneof(
 const mustRefuse = (schema: z.ZodType, inPath: boolean) =>
   badRaw.filter((v) => (!inPath || v.trim() !== '') && (hasNul(schema, v) || !accepts(schema, v)));
 
+/** Tried on every parameter before the random ones (fast-check `examples`). */
+const HOSTILE_EXAMPLES: [string][] = [
+  ['x'.repeat(200_000)], [String(Number.MAX_SAFE_INTEGER)], ['\u0001\u001f\u007f\u0085\u2028'], ['['.repeat(5000) + ']'.repeat(5000)],
+];
+
 const hostile = fc.oneof(
   fc.constantFrom(
     'x'.repeat(200_000), '😀'.repeat(20_000), '\u0001\u001f\u007f\u0085\u2028', '\ud800', 'a\udfffb',
@@ -228,7 +233,7 @@ describe('hostile values of the right type', () => {
           fc.asyncProperty(hostile, async (value) => {
             expectAnswered(await request(ep, { ...others, [name]: value }), describeCase(ep, name, value));
           }),
-          { numRuns: RUNS },
+          { numRuns: RUNS, examples: HOSTILE_EXAMPLES },
         );
       }
     }
