@@ -33,6 +33,12 @@ function applyEvent(cs: ClientState, event: Obj): void {
     case 'invites_changed':
       // Transient, or about data register does not carry.
       return;
+    case 'restart':
+      // The server was replaced: what register said about it is now what the event says.
+      for (const key of ['zulip_version', 'zulip_merge_base', 'zulip_feature_level', 'server_generation']) {
+        if (key in state) state[key] = event[key];
+      }
+      return;
     case 'message':
       return applyMessage(cs, event);
     case 'update_message':

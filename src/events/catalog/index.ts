@@ -9,6 +9,7 @@ import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent,
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
 import { realmEventSchemas, type InvitesChangedEvent, type RealmEvent, type RealmLinkifiersEvent, type RealmPlaygroundsEvent, type RealmUserSettingsDefaultsEvent } from './realm.js';
+import { serverEventSchemas, type RestartEvent } from './server.js';
 import { laterEventSchemas, type DraftsEvent, type NavigationViewEvent, type RemindersEvent, type SavedSnippetsEvent, type ScheduledMessagesEvent } from './later.js';
 
 export * from './messages.js';
@@ -17,6 +18,7 @@ export * from './users.js';
 export * from './groups.js';
 export * from './realm.js';
 export * from './later.js';
+export * from './server.js';
 export type { ApiObject } from './objects.js';
 
 export const heartbeatEventSchema = z.strictObject({ type: z.literal('heartbeat') });
@@ -31,12 +33,13 @@ export type ServerEvent =
   | UserGroupEvent
   | RealmEvent | RealmUserSettingsDefaultsEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | InvitesChangedEvent
   | ScheduledMessagesEvent | RemindersEvent | DraftsEvent | SavedSnippetsEvent | NavigationViewEvent
+  | RestartEvent
   | HeartbeatEvent;
 
 export type EventType = ServerEvent['type'];
 
 const allSchemas: z.ZodType[] = [
-  ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas,
+  ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas, ...serverEventSchemas,
   heartbeatEventSchema,
 ];
 

@@ -90,6 +90,8 @@ export const reactionEventSchema = z.strictObject({
   emoji_code: z.string(),
   reaction_type: z.enum(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']),
   user_id: int(),
+  // Deprecated but sent in events from feature level 339 until 484 (clients still read it).
+  user: z.strictObject({ user_id: int(), email: z.string(), full_name: z.string() }),
 });
 export type ReactionEvent = z.infer<typeof reactionEventSchema>;
 

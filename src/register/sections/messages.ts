@@ -129,8 +129,10 @@ export function userTopicsSection(actor: RealmActor, user: User, args: RegisterA
 
 /** Legacy form of muted topics: [channel name, topic, timestamp]; left out when user_topics is fetched. */
 export function mutedTopicsSection(actor: RealmActor, user: User, args: RegisterArgs): Record<string, unknown> {
+  // As Zulip: left out only for a client that named its event types and asked for user_topic
+  // too (it reads user_topics); with no event types named, both are sent.
   const types = fetchTypesOf(args);
-  if (types === null || types.includes('user_topic')) return {};
+  if (args.event_types != null && types !== null && types.includes('user_topic')) return {};
   const holder = { client_capabilities: args.client_capabilities };
   const out: Array<[string, string, number]> = [];
   for (const t of actor.state.messaging.userTopicsOf(user.id)) {
