@@ -33,6 +33,9 @@ function applyEvent(cs: ClientState, event: Obj): void {
     case 'invites_changed':
       // Transient, or about data register does not carry.
       return;
+    case 'muted_topics':
+      if ('muted_topics' in state) state.muted_topics = event.muted_topics;
+      return;
     case 'restart':
       // The server was replaced: what register said about it is now what the event says.
       for (const key of ['zulip_version', 'zulip_merge_base', 'zulip_feature_level', 'server_generation']) {

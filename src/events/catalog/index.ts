@@ -4,7 +4,7 @@
 // validates every event it receives against `serverEventSchema` (nested API objects included),
 // so a field the server should not send fails the tests.
 import { z } from 'zod';
-import { messageEventSchemas, type DeleteMessageEvent, type MessageEvent, type ReactionEvent, type TypingEvent, type UpdateMessageEvent, type UpdateMessageFlagsEvent, type UserTopicEvent } from './messages.js';
+import { messageEventSchemas, type DeleteMessageEvent, type MessageEvent, type ReactionEvent, type TypingEvent, type UpdateMessageEvent, type UpdateMessageFlagsEvent, type UserTopicEvent, type MutedTopicsEvent } from './messages.js';
 import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent, type StreamEvent, type SubscriptionEvent } from './channels.js';
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
@@ -27,7 +27,7 @@ export const heartbeatEvent = (): HeartbeatEvent => ({ type: 'heartbeat' });
 
 /** Every event a queue can hold. */
 export type ServerEvent =
-  | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | TypingEvent | UserTopicEvent
+  | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | TypingEvent | UserTopicEvent | MutedTopicsEvent
   | StreamEvent | SubscriptionEvent | DefaultStreamsEvent | ChannelFolderEvent
   | RealmUserEvent | RealmBotEvent | UserSettingsEvent | LegacySettingsEvent | AlertWordsEvent | PresenceEvent | CustomProfileFieldsEvent
   | UserGroupEvent

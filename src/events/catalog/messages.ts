@@ -125,7 +125,16 @@ export type UserTopicEvent = z.infer<typeof userTopicEventSchema>;
 
 export const userTopicEvent = (fields: Omit<UserTopicEvent, 'type'>): UserTopicEvent => ({ type: 'user_topic', ...fields });
 
+/** Deprecated, still sent at 406 before each user_topic event a user's own request causes. */
+export const mutedTopicsEventSchema = z.strictObject({
+  type: z.literal('muted_topics'),
+  muted_topics: z.array(z.tuple([z.string(), z.string(), int()])),
+});
+export type MutedTopicsEvent = z.infer<typeof mutedTopicsEventSchema>;
+
+export const mutedTopicsEvent = (mutedTopics: Array<[string, string, number]>): MutedTopicsEvent => ({ type: 'muted_topics', muted_topics: mutedTopics });
+
 export const messageEventSchemas = [
   messageEventSchema, updateMessageEventSchema, deleteMessageEventSchema, updateMessageFlagsEventSchema,
-  reactionEventSchema, typingEventSchema, userTopicEventSchema,
+  reactionEventSchema, typingEventSchema, userTopicEventSchema, mutedTopicsEventSchema,
 ] as const;
