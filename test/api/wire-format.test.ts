@@ -205,3 +205,36 @@ describe('GET /server_settings', () => {
     expectResponse('GET /server_settings', await new Client(subdomain).get('/server_settings'));
   });
 });
+
+describe('POST /register without credentials (spectators)', () => {
+  it('is refused unless the organization allows public access, and then shows web-public channels only', async () => {
+    const { owner: host, subdomain: sub } = await newRealm('spect');
+    const anonymous = new Client(sub);
+    expect((await host.patch('/realm', { enable_spectator_access: false })).status).toBe(200);
+    expectError(await anonymous.post('/register'), 401, 'UNAUTHORIZED');
+
+    expect((await host.patch('/realm', { enable_spectator_access: true })).status).toBe(200);
+    const open = await createChannel(host, 'open to all', { is_web_public: true });
+    const publicOnly = await createChannel(host, 'members only');
+    const body = expectResponse('POST /register (spectator)', await anonymous.post('/register', { client_capabilities: MODERN.client_capabilities }));
+    expect(body).toMatchObject({
+      queue_id: null, user_id: 0, full_name: 'Anonymous User', email: 'username@example.com',
+      is_guest: true, is_admin: false, can_create_streams: false, realm_allow_message_editing: false, realm_presence_disabled: true,
+      presences: {}, alert_words: [], starred_messages: [], realm_bots: [], realm_default_streams: [], max_message_id: -1,
+    });
+    expect(body).not.toHaveProperty('last_event_id');
+    expect(body.subscriptions.map((s: { stream_id: number }) => s.stream_id)).toEqual([open]);
+    expect(body.streams.map((s: { stream_id: number }) => s.stream_id)).toEqual([open]);
+    expect(body.never_subscribed).toEqual([]);
+    expect(body.streams.map((s: { stream_id: number }) => s.stream_id)).not.toContain(publicOnly);
+    // Public profiles only: no real addresses, no custom profile data.
+    const ownerView = body.realm_users.find((u: { user_id: number }) => u.user_id === host.userId);
+    expect(ownerView.delivery_email).toBeNull();
+    expect(ownerView).not.toHaveProperty('profile_data');
+
+    expectError(await anonymous.post('/register', { client_gravatar: true }), 400, 'BAD_REQUEST', "Invalid 'client_gravatar' parameter for anonymous request");
+    expectError(await anonymous.post('/register', { include_subscribers: true }), 400, 'BAD_REQUEST', "Invalid 'include_subscribers' parameter for anonymous request");
+    // Wrong credentials are not a spectator.
+    expectError(await new Client(sub, host.email, 'not-the-key').post('/register'), 401, 'UNAUTHORIZED');
+  });
+});
