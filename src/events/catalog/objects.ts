@@ -36,6 +36,7 @@ const editHistoryEntry = apiObject({
   user_id: nullable(int()),
   prev_content: z.string().optional(),
   prev_rendered_content: z.string().optional(),
+  prev_rendered_content_version: nullable(int()).optional(),
   prev_topic: z.string().optional(),
   topic: z.string().optional(),
   prev_stream: int().optional(),
