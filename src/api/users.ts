@@ -7,8 +7,8 @@ import { canAccessAllUsers, canAccessUser } from '../permissions/userAccess.js';
 import { createUser } from '../actions/users/create.js';
 import { formatUser, inaccessibleUserView } from '../views/users.js';
 import { profileDataFor } from '../views/profileFields.js';
-import { fakeEmailDomain } from '../http/urls.js';
-import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
+import { userByPathKey } from '../queries/users.js';
+import { newestReceivedMessageId } from '../queries/messages.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 
@@ -26,30 +26,13 @@ function view(actor: RealmActor, viewer: User | null, target: User, args: { clie
 }
 
 /**
- * Resolves `/users/{x}`: an integer id, a visible real email, or a placeholder address. A
- * user outside a limited guest's sight is refused as Zulip's access_user_common does.
+ * The user `/users/{x}` names; one outside a limited guest's sight is refused as Zulip's
+ * access_user_common does.
  */
-function findUser(actor: RealmActor, viewer: User | null, key: string): User {
-  const user = lookUpUser(actor, viewer, key);
-  if (viewer && !canAccessUser(actor.state, viewer, user)) throw insufficientPermission();
+function findUser(actor: RealmActor, viewer: User, key: string): User {
+  const user = userByPathKey(actor, viewer, key);
+  if (!canAccessUser(actor.state, viewer, user)) throw insufficientPermission();
   return user;
-}
-
-function lookUpUser(actor: RealmActor, viewer: User | null, key: string): User {
-  const { config } = actor.services;
-  if (/^\d+$/.test(key)) {
-    const user = actor.user(Number(key));
-    if (!user) throw badRequest('No such user');
-    return user;
-  }
-  const placeholder = /^user(\d+)@(.+)$/i.exec(key);
-  if (placeholder && placeholder[2]!.toLowerCase() === fakeEmailDomain(config, actor.realm)) {
-    const user = actor.user(Number(placeholder[1]));
-    if (user) return user;
-  }
-  const byReal = actor.state.userByEmail(key);
-  if (byReal && (canSeeRealEmail(viewer, byReal) || apiEmailIsReal(byReal))) return byReal;
-  throw badRequest('No such user');
 }
 
 export const userEndpoints = [
@@ -92,7 +75,8 @@ export const userEndpoints = [
     auth: 'user',
     params: {},
     async handler({ actor, user }) {
-      return { ...view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true }) };
+      const self = view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true });
+      return { ...self, max_message_id: await newestReceivedMessageId(actor, user) };
     },
   }),
   endpoint({
