@@ -40,6 +40,7 @@ const propertyParams: ParamSpec = {
   ).transform((v) => (v === 'unlimited' ? -1 : v)).optional(),
   move_messages_between_streams_limit_seconds: limitSeconds('move_messages_between_streams_limit_seconds').optional(),
   move_messages_within_stream_limit_seconds: limitSeconds('move_messages_within_stream_limit_seconds').optional(),
+  moderation_request_channel_id: p.json(z.number().int().min(-1, { message: 'Invalid channel ID' })).optional(),
   new_stream_announcements_stream_id: p.json(z.number().int().min(-1, { message: 'Invalid channel ID' })).optional(),
   signup_announcements_stream_id: p.json(z.number().int().min(-1, { message: 'Invalid channel ID' })).optional(),
   topics_policy: z.enum(['allow_empty_topic', 'disable_empty_topic'], { message: 'Invalid topics_policy' }).optional(),

@@ -134,6 +134,15 @@ export interface UserPresence {
   lastUpdateId: number;
 }
 
+/** A user's status (POST /users/me/status); empty strings mean "not set". */
+export interface UserStatus {
+  away: boolean;
+  statusText: string;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+}
+
 export interface UserGroup {
   id: number;
   name: string;
@@ -237,6 +246,22 @@ export interface MultiuseInvite {
   createdAt: Date;
   expiresAt: Date | null;
   revoked: boolean;
+}
+
+/** An invitation sent by email to one address (Zulip's PreregistrationUser). */
+export interface EmailInvite {
+  id: number;
+  realmId: number;
+  email: string;
+  key: string;
+  referredBy: number;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  notifyReferrerOnJoin: boolean;
+  invitedAt: Date;
+  expiresAt: Date | null;
 }
 
 /** Settings only bots have. */

@@ -95,6 +95,7 @@ export const REALM_PROPERTIES: Record<string, RealmPropertyDef> = {
   message_retention_days: prop(-1, { ownerOnly: true }),
   move_messages_between_streams_limit_seconds: prop(604800, { event: 'update_dict' }),
   move_messages_within_stream_limit_seconds: prop(604800, { event: 'update_dict' }),
+  moderation_request_channel_id: prop(-1),
   name_changes_disabled: prop(false),
   new_stream_announcements_stream_id: prop(-1),
   require_unique_names: prop(false),

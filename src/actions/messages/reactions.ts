@@ -33,7 +33,7 @@ const UNICODE_CODE_RE = /^[0-9a-f]{1,6}(-[0-9a-f]{1,6})*$/;
 const normalizeType = (t: string) => (t === 'service_extra_emoji' ? ZULIP_EXTRA_EMOJI : t);
 
 /** An emoji by name alone: custom emoji would come first, then Unicode, then Zulip's own. */
-function emojiByName(name: string): Emoji {
+export function emojiByName(name: string): Emoji {
   const code = emojiCodeForName(name);
   if (code) return { name, code, type: 'unicode_emoji' };
   if (name === 'zulip') return { name, code: 'zulip', type: ZULIP_EXTRA_EMOJI };
@@ -41,7 +41,7 @@ function emojiByName(name: string): Emoji {
 }
 
 /** Zulip's check_emoji_request: the code must exist in its namespace and match the name. */
-function checkEmoji(name: string, code: string, type: string): Emoji {
+export function checkEmoji(name: string, code: string, type: string): Emoji {
   switch (type) {
     case 'unicode_emoji':
       if (!UNICODE_CODE_RE.test(code) || emojiNameForCode(code) === undefined) throw badRequest('Invalid emoji code.');

@@ -23,7 +23,7 @@ export interface RealmUpdate {
 }
 
 function checkStreamSetting(actor: RealmActor, name: string, value: unknown): void {
-  if (!name.endsWith('_stream_id') || value === -1) return;
+  if (!(name.endsWith('_stream_id') || name.endsWith('_channel_id')) || value === -1) return;
   const stream = actor.state.streams.get(value as number);
   if (!stream || stream.isArchived) throw badRequest('Invalid channel ID');
 }

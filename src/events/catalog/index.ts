@@ -9,8 +9,10 @@ import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent,
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
 import { realmEventSchemas, type InvitesChangedEvent, type RealmEvent, type RealmLinkifiersEvent, type RealmPlaygroundsEvent, type RealmUserSettingsDefaultsEvent } from './realm.js';
+import { fileEventSchemas, type AttachmentEvent } from './files.js';
 import { serverEventSchemas, type RestartEvent } from './server.js';
 import { laterEventSchemas, type DraftsEvent, type NavigationViewEvent, type RemindersEvent, type SavedSnippetsEvent, type ScheduledMessagesEvent } from './later.js';
+import { personalEventSchemas, type MutedUsersEvent, type TypingEditMessageEvent, type UserStatusEvent } from './personal.js';
 
 export * from './messages.js';
 export * from './channels.js';
@@ -18,6 +20,8 @@ export * from './users.js';
 export * from './groups.js';
 export * from './realm.js';
 export * from './later.js';
+export * from './personal.js';
+export * from './files.js';
 export * from './server.js';
 export type { ApiObject } from './objects.js';
 
@@ -33,13 +37,14 @@ export type ServerEvent =
   | UserGroupEvent
   | RealmEvent | RealmUserSettingsDefaultsEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | InvitesChangedEvent
   | ScheduledMessagesEvent | RemindersEvent | DraftsEvent | SavedSnippetsEvent | NavigationViewEvent
-  | RestartEvent
+  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent | AttachmentEvent | RestartEvent
   | HeartbeatEvent;
 
 export type EventType = ServerEvent['type'];
 
 const allSchemas: z.ZodType[] = [
-  ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas, ...serverEventSchemas,
+  ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas,
+  ...personalEventSchemas, ...fileEventSchemas, ...serverEventSchemas,
   heartbeatEventSchema,
 ];
 
