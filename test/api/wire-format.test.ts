@@ -83,6 +83,10 @@ describe('channels at 406', () => {
     ]));
     const sub = (await bob.get('/users/me/subscriptions')).body.subscriptions.find((s: { stream_id: number }) => s.stream_id === id);
     expect(sub).toMatchObject({ is_announcement_only: true, stream_post_policy: 2 });
+    // Sent, but no longer accepted (feature level 333): ignored, nothing changes.
+    const legacy = await owner.patch(`/streams/${id}`, { is_announcement_only: false, stream_post_policy: 1 });
+    expect(legacy.body.ignored_parameters_unsupported).toEqual(['is_announcement_only', 'stream_post_policy']);
+    expect((await owner.get(`/streams/${id}`)).body.stream).toMatchObject({ is_announcement_only: true, stream_post_policy: 2 });
   });
 });
 
