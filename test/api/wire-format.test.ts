@@ -105,6 +105,16 @@ describe('reactions', () => {
   });
 });
 
+describe('message edits', () => {
+  it('update_message events name the channel the message was in (stream_name, still sent at 406)', async () => {
+    const messageId = await sendToChannel(owner, 'wired', 'editing', 'before');
+    const q = await register(bob, { event_types: ['update_message'] });
+    expect((await owner.patch(`/messages/${messageId}`, { content: 'after' })).status).toBe(200);
+    const [edit] = await events(bob, q.queueId, 'update_message');
+    expect(edit).toMatchObject({ message_id: messageId, stream_id: channelId, stream_name: 'wired', content: 'after' });
+  });
+});
+
 describe('GET /messages', () => {
   it('lets use_first_unread_anchor win over an anchor sent with it', async () => {
     const reader = await knownUser('Rhea Reader');
