@@ -2,8 +2,9 @@
 // and whether another user is subscribed.
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
+import { canAccessUser } from '../permissions/userAccess.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../model/errors.js';
+import { badRequest, insufficientPermission } from '../model/errors.js';
 import { byName, formatSubscription } from '../views/channels.js';
 import { CHANNEL_SETTING_NAMES } from '../permissions/channelSettings.js';
 import { groupSettingValueSchema } from '../permissions/groupPermissions.js';
@@ -13,14 +14,15 @@ import { subscribe, unsubscribe } from '../actions/channels/subscriptions.js';
 import { changeSubscriptionProperties } from '../actions/channels/subscriptionProperties.js';
 
 const principalsSchema = p.json(z.union([z.array(z.number().int()), z.array(z.string())]));
-/** Booleans arrive as `true`/`false`; other text may be JSON-quoted (`"partial"`). */
+/** Booleans arrive as `true`/`false`; other text may be JSON-quoted. */
 const boolOrText = (v: unknown) => {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (t === 'true' || t === 'false') return t === 'true';
   return t.startsWith('"') && t.endsWith('"') && t.length >= 2 ? t.slice(1, -1) : t;
 };
-const includeSubscribersSchema = z.preprocess(boolOrText, z.union([z.boolean(), z.literal('partial')]));
+/** A boolean at our feature level ("partial" came at 412). */
+const includeSubscribersSchema = p.bool();
 const groupSettingParams = Object.fromEntries(CHANNEL_SETTING_NAMES.map((n) => [n, p.json(groupSettingValueSchema).optional()]));
 
 export const subscriptionEndpoints = [
@@ -129,6 +131,7 @@ export const subscriptionEndpoints = [
     async handler({ actor, user, args }) {
       const target = actor.user(args.user_id);
       if (!target) throw badRequest('No such user');
+      if (!canAccessUser(actor.state, user, target)) throw insufficientPermission();
       const stream = channelForMetadata(actor.state, user, args.stream_id);
       return { is_subscribed: actor.state.isSubscribed(target.id, stream.id) };
     },

@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest, unauthorized } from '../model/errors.js';
+import { badRequest, insufficientPermission, unauthorized } from '../model/errors.js';
+import { canAccessAllUsers, canAccessUser } from '../permissions/userAccess.js';
 import { createUser } from '../actions/users/create.js';
-import { formatUser } from '../views/users.js';
+import { formatUser, inaccessibleUserView } from '../views/users.js';
 import { profileDataFor } from '../views/profileFields.js';
-import { fakeEmailDomain } from '../http/urls.js';
-import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
+import { userByPathKey } from '../queries/users.js';
+import { newestReceivedMessageId } from '../queries/messages.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 
@@ -24,22 +25,14 @@ function view(actor: RealmActor, viewer: User | null, target: User, args: { clie
   });
 }
 
-/** Resolves `/users/{x}`: an integer id, a visible real email, or a placeholder address. */
-function findUser(actor: RealmActor, viewer: User | null, key: string): User {
-  const { config } = actor.services;
-  if (/^\d+$/.test(key)) {
-    const user = actor.user(Number(key));
-    if (!user) throw badRequest('No such user');
-    return user;
-  }
-  const placeholder = /^user(\d+)@(.+)$/i.exec(key);
-  if (placeholder && placeholder[2]!.toLowerCase() === fakeEmailDomain(config, actor.realm)) {
-    const user = actor.user(Number(placeholder[1]));
-    if (user) return user;
-  }
-  const byReal = actor.state.userByEmail(key);
-  if (byReal && (canSeeRealEmail(viewer, byReal) || apiEmailIsReal(byReal))) return byReal;
-  throw badRequest('No such user');
+/**
+ * The user `/users/{x}` names; one outside a limited guest's sight is refused as Zulip's
+ * access_user_common does.
+ */
+function findUser(actor: RealmActor, viewer: User, key: string): User {
+  const user = userByPathKey(actor, viewer, key);
+  if (!canAccessUser(actor.state, viewer, user)) throw insufficientPermission();
+  return user;
 }
 
 export const userEndpoints = [
@@ -65,7 +58,15 @@ export const userEndpoints = [
       } else {
         targets = [...actor.state.users.values()];
       }
-      return { members: targets.map((t) => view(actor, user, t, { ...args, client_gravatar: clientGravatar })) };
+      // A guest limited by can_access_all_users_group gets Zulip's placeholder for the others.
+      const limited = user !== null && !canAccessAllUsers(actor.state, user);
+      return {
+        members: targets.map((t) =>
+          limited && !canAccessUser(actor.state, user, t)
+            ? inaccessibleUserView(actor.services.config, actor.realm, t.id)
+            : view(actor, user, t, { ...args, client_gravatar: clientGravatar }),
+        ),
+      };
     },
   }),
   endpoint({
@@ -74,7 +75,8 @@ export const userEndpoints = [
     auth: 'user',
     params: {},
     async handler({ actor, user }) {
-      return { ...view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true }) };
+      const self = view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true });
+      return { ...self, max_message_id: await newestReceivedMessageId(actor, user) };
     },
   }),
   endpoint({

@@ -265,21 +265,35 @@ export class FrontServer {
     let received = 0;
     this.inFlight++;
     counted = true;
-    const dispatch = (apiReq: ApiRequest, after?: () => Promise<void>) => {
+    /**
+     * Hands the request to the router; `cleanup` (staged uploads of a multipart body) runs
+     * before the answer goes out, so that a refused upload has left nothing once it is answered.
+     */
+    const dispatch = (apiReq: ApiRequest, cleanup?: () => Promise<void>) => {
+      const settle = (answer: () => ApiResponse) => {
+        const done = () => {
+          release();
+          finish(answer());
+        };
+        if (!cleanup) return done();
+        cleanup()
+          .catch((err: unknown) => this.o.log.warn({ err, reqId: id }, 'removing staged uploads failed'))
+          .finally(done);
+      };
       this.o.router.dispatch(apiReq).then(
-        (r) => {
-          release();
-          userId = r.userId;
-          if (r.route) routeLabel = r.route;
-          finish(r);
-        },
-        (err: unknown) => {
-          release();
-          const known = apiErrorForFailure(err);
-          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish(known ? errorResponse(known) : internalErrorResponse());
-        },
-      ).finally(() => after?.().catch((err: unknown) => this.o.log.warn({ err, reqId: id }, 'removing staged uploads failed')));
+        (r) =>
+          settle(() => {
+            userId = r.userId;
+            if (r.route) routeLabel = r.route;
+            return r;
+          }),
+        (err: unknown) =>
+          settle(() => {
+            const known = apiErrorForFailure(err);
+            if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
+            return known ? errorResponse(known) : internalErrorResponse();
+          }),
+      );
     };
     const baseRequest = () => ({ id, method, path, subdomain, authorization, userAgent, idempotencyKey, remoteAddress, ...session });
     if (multipart) {
@@ -324,7 +338,9 @@ export class FrontServer {
           (err: unknown) => {
             release();
             void form.cleanup();
-            fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+            if (err instanceof ApiError) return fail(err);
+            this.o.log.error({ err, reqId: id }, 'storing an upload failed');
+            fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
           },
         );
       });

@@ -107,12 +107,14 @@ export class StreamingMultipart {
     try {
       await pipeline(source, bb);
     } catch (err) {
-      throw err instanceof ApiError ? err : new ApiError('BAD_REQUEST', `Malformed multipart body: ${(err as Error).message}`, 400);
+      // The parser's own words stay out of the answer: one plain message, as for any malformed body.
+      throw err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed multipart body', 400);
     }
     const results = await Promise.allSettled(this.puts);
     if (this.failure) throw this.failure;
     const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason instanceof ApiError ? failed.reason : new ApiError('BAD_REQUEST', 'Upload failed', 400);
+    // Storage that fails is the server's trouble, not the client's: the caller logs it.
+    if (failed) throw failed.reason;
   }
 
   private storeFile(field: string, stream: Readable & { truncated?: boolean }, info: busboy.FileInfo): void {

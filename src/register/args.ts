@@ -7,20 +7,17 @@ const narrowTerm = z.union([
   z.object({ operator: z.string(), operand: z.union([z.string(), z.number()]), negated: z.boolean().optional() }),
 ]);
 
-/** `include_subscribers` is a boolean or the text `partial` (plain or JSON-quoted). */
-const includeSubscribers = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' ? false : v === 'partial' || v === '"partial"' ? 'partial' : v),
-  z.union([z.boolean(), z.literal('partial')], { error: 'Invalid include_subscribers' }),
-);
 
 export const registerParams = {
   apply_markdown: p.bool().default(false),
-  client_gravatar: p.bool().default(true),
+  // Default true for users, false for spectators (who may not ask for it): see withDefaults.
+  client_gravatar: p.bool().optional(),
   slim_presence: p.bool().default(false),
   presence_last_update_id: p.int().optional(),
   presence_history_limit_days: p.int().optional(),
   all_public_streams: p.bool().default(false),
-  include_subscribers: includeSubscribers.default(false),
+  // A boolean at our feature level ("partial" came at 412).
+  include_subscribers: p.bool().default(false),
   include_streams: p.bool().default(true),
   client_capabilities: p.json(z.record(z.string(), z.boolean())).default({}),
   event_types: p.json(z.array(z.string())).optional(),
@@ -29,4 +26,13 @@ export const registerParams = {
   queue_lifespan_secs: p.int().default(0),
 };
 
-export type RegisterArgs = Args<typeof registerParams>;
+type ParsedRegisterArgs = Args<typeof registerParams>;
+export type RegisterArgs = Omit<ParsedRegisterArgs, 'client_gravatar'> & { client_gravatar: boolean };
+
+/** A signed-in client's register arguments, with the defaults that depend on who asks. */
+export function withDefaults(args: ParsedRegisterArgs): RegisterArgs {
+  return { ...args, client_gravatar: args.client_gravatar ?? true };
+}
+
+/** The parsed arguments before those defaults (what the spectator path checks). */
+export type RawRegisterArgs = ParsedRegisterArgs;

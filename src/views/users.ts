@@ -86,12 +86,15 @@ export function formatUser(
     // With client_gravatar the client derives a Gravatar from `email`: only possible when
     // `email` is the real address (Zulip's format_user_row, visibility "everyone").
     avatar_url: opts.clientGravatar && user.avatarSource === 'G' && apiEmailIsReal(user) ? null : text.avatar,
-    bot_type: user.botType,
   };
   // Left out by adding it only when wanted: deleting a key would turn the object into a slow
   // dictionary (for JSON.stringify too).
   if (!opts.omitIsActive) out.is_active = user.isActive;
-  if (user.isBot) out.bot_owner_id = user.botOwnerId;
+  // Bots only, as Zulip's format_user_row: humans have no bot_type key at all.
+  if (user.isBot) {
+    out.bot_type = user.botType;
+    out.bot_owner_id = user.botOwnerId;
+  }
   if (!user.isBot && opts.includeCustomProfileFields) out.profile_data = opts.profileData ?? {};
   return out;
 }
@@ -142,4 +145,38 @@ export function registerUserJson(
   if (user.isBot) return head + '}';
   const data = profileData?.();
   return head + ',"profile_data":' + (data ? JSON.stringify(data) : '{}') + '}';
+}
+
+/** Zulip's name for a user the viewer may not see (UserProfile.INACCESSIBLE_USER_NAME). */
+export const INACCESSIBLE_USER_NAME = 'Unknown user';
+/** Zulip's avatar for such a user (get_avatar_for_inaccessible_user). */
+export const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
+
+/** The placeholder address `user{id}@{realm host}` of a user. */
+export function placeholderEmail(config: Config, realm: RealmRecord, userId: number): string {
+  return `user${userId}@${fakeEmailDomain(config, realm)}`;
+}
+
+/**
+ * What a guest limited by can_access_all_users_group learns of a user outside its sight in
+ * a list: Zulip's get_data_for_inaccessible_user, which says nothing true but the id.
+ */
+export function inaccessibleUserView(config: Config, realm: RealmRecord, userId: number): Record<string, unknown> {
+  return {
+    email: placeholderEmail(config, realm, userId),
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: Role.MEMBER,
+    full_name: INACCESSIBLE_USER_NAME,
+    timezone: '',
+    is_active: true,
+    date_joined: isoTimestamp(new Date()),
+    delivery_email: null,
+    avatar_url: INACCESSIBLE_USER_AVATAR,
+    profile_data: {},
+  };
 }

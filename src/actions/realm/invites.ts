@@ -13,6 +13,7 @@ import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessChannelContent, canSubscribeOthers } from '../../permissions/channelAccess.js';
 import { publishPeerEvents, publishSubscriptionAdd } from '../channels/events.js';
 import { realmUserDefault } from './settings.js';
+import { newUserSettings } from '../../permissions/realmDefaults.js';
 import { groupForUpdate } from '../groups/groups.js';
 import { announceUser, insertNewUser } from '../users/create.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
@@ -196,6 +197,7 @@ function createInvitedUser(actor: RealmActor, input: InviteSignup): Promise<{ us
         password: input.password,
         fullName: input.fullName,
         role: invite.invitedAs,
+        settings: newUserSettings(actor.realm.settings),
       });
       if (created.settings.email_address_visibility !== visibility) {
         created = { ...created, settings: { ...created.settings, email_address_visibility: visibility } };
