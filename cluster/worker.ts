@@ -16,6 +16,7 @@ import { QueueStore } from './queueStore.js';
 import { RealmGate } from './realmGate.js';
 import { WorkerServer } from './transport/workerServer.js';
 import { registerClusterGauges, startMetricsServer } from './metricsServer.js';
+import { RedisRateLimitStore } from './rateLimit.js';
 
 export interface ClusterWorker {
   id: string;
@@ -38,7 +39,8 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const keys = redisKeys(cc.REDIS_PREFIX);
 
   // In a cluster a realm is loaded only by the gate, under the realm's lease.
-  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed' });
+  // Rate limits draw on buckets in Redis, so that no front or worker resets a user's budget.
+  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed' }, new RedisRateLimitStore(redis, cc.REDIS_PREFIX));
   const leases = new LeaseManager(db.sql, id, cc, wlog);
   const queues = new QueueStore(redis, keys, cc, wlog);
   const view = new MembershipView(redis, subscriber, keys, cc, wlog);

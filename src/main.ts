@@ -1,5 +1,6 @@
 // Process entry: reads the configuration and starts the roles asked for. With no
 // configuration it runs everything in one process on an embedded Postgres under ./data.
+import './http/headLimit.js'; // first: sets the request head limit before uWebSockets.js loads
 import { loadConfig } from './config.js';
 import { log } from './log.js';
 import { connectDatabase } from './db/connect.js';

@@ -104,6 +104,8 @@ async function spawnTarget(entry: string, args: string[], env: Record<string, st
       DATABASE_URL: settings.databaseUrl,
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
       HEARTBEAT_SECONDS: String(settings.heartbeatSeconds),
+      // The benchmark measures throughput, not the API budget of one user.
+      RATE_LIMITS: process.env.RATE_LIMITS ?? 'off',
       ...env,
     },
   });

@@ -14,6 +14,7 @@ import { userGroupEndpoints } from './user_groups.js';
 import { userAdminEndpoints } from './users_admin.js';
 import { botEndpoints } from './bots.js';
 import { inviteEndpoints } from './invites.js';
+import { emailEndpoints } from './email.js';
 import { channelFolderEndpoints } from './channel_folders.js';
 import { profileFieldEndpoints } from './profile_fields.js';
 import { pushEndpoints } from './push.js';
@@ -30,6 +31,11 @@ import { externalEndpoints } from './external.js';
 import { scheduledMessageEndpoints } from './scheduled_messages.js';
 import { draftEndpoints } from './drafts.js';
 import { sessionEndpoints } from './session.js';
+import { personalEndpoints } from './personal.js';
+import { messageExtraEndpoints } from './message_extras.js';
+import { subscriptionChangeEndpoints } from './subscription_changes.js';
+import { pushTestEndpoints } from './push_test.js';
+import { fileEndpoints, uploadEndpoints } from './uploads.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -41,6 +47,7 @@ export const endpoints: Endpoint[] = [
   ...userAdminEndpoints,
   ...botEndpoints,
   ...inviteEndpoints,
+  ...emailEndpoints,
   ...channelFolderEndpoints,
   ...profileFieldEndpoints,
   ...pushEndpoints,
@@ -62,6 +69,11 @@ export const endpoints: Endpoint[] = [
   ...scheduledMessageEndpoints,
   ...draftEndpoints,
   ...sessionEndpoints,
+  ...personalEndpoints,
+  ...messageExtraEndpoints,
+  ...subscriptionChangeEndpoints,
+  ...pushTestEndpoints,
+  ...uploadEndpoints,
 ];
 
 interface RouteGroup {
@@ -113,3 +125,6 @@ export class RouteTable {
 }
 
 export const routeTable = new RouteTable(endpoints);
+
+/** The files under /user_uploads/ (requests with the `file` prefix): a table of their own. */
+export const fileRouteTable = new RouteTable(fileEndpoints);

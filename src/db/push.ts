@@ -39,3 +39,9 @@ export async function removePushToken(sql: Sql, userId: number, kind: 'apns' | '
   const rows = await sql`DELETE FROM push_device_tokens WHERE user_id = ${userId} AND kind = ${kind} AND token = ${token} RETURNING id`;
   return rows.length > 0;
 }
+
+/** Whether the user registered this legacy APNs / FCM token. */
+export async function hasPushToken(sql: Sql, userId: number, token: string): Promise<boolean> {
+  const rows = await sql`SELECT 1 FROM push_device_tokens WHERE user_id = ${userId} AND token = ${token} LIMIT 1`;
+  return rows.length > 0;
+}

@@ -1,9 +1,9 @@
 // RealmState: the realm's data held in memory, with the indexes requests need.
 import { createHash } from 'node:crypto';
 import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types.js';
-import type { BotService, BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, ProfileFieldValue } from './types.js';
+import type { BotService, BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, EmailInvite, ProfileFieldValue } from './types.js';
 import { MessageState } from './messageState.js';
-import type { UserPresence } from './types.js';
+import type { UserPresence, UserStatus } from './types.js';
 import type { CodePlayground, Linkifier } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -29,12 +29,18 @@ export class RealmState {
   /** user id → field id → value. */
   readonly profileValues = new Map<number, Map<number, ProfileFieldValue>>();
   readonly multiuseInvites = new Map<number, MultiuseInvite>();
+  /** Email invitations still pending (neither used nor revoked), by id. */
+  readonly emailInvites = new Map<number, EmailInvite>();
   readonly botSettings = new Map<number, BotSettings>();
   /** Outgoing webhook bots' services, by bot id. */
   readonly botServices = new Map<number, BotService>();
   /** Event features: user id → alert words (persisted); user id → presence (memory only). */
   readonly alertWords = new Map<number, string[]>();
   readonly presence = new Map<number, UserPresence>();
+  /** user id → muted user id → when muted (seconds since the epoch); persisted. */
+  readonly mutedUsers = new Map<number, Map<number, number>>();
+  /** user id → status text and emoji (persisted; users without one are absent). */
+  readonly userStatus = new Map<number, UserStatus>();
   /** The realm-wide presence sequence; every presence change takes the next number. */
   presenceLastUpdateId = 0;
   /**

@@ -66,7 +66,6 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   default_language: 'en',
   web_home_view: 'inbox',
   demote_inactive_streams: 1,
-  dense_mode: false,
   emojiset: 'google',
   enable_drafts_synchronization: true,
   enter_sends: false,
@@ -87,6 +86,7 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   web_line_height_percent: 140,
   web_navigate_to_sent_message: true,
   web_suggest_update_timezone: true,
+  web_left_sidebar_unreads_count_summary: true,
   hide_ai_features: false,
   resolved_topic_notice_auto_read_policy: 'except_followed',
   // Notifications.
@@ -132,6 +132,15 @@ export interface UserPresence {
   lastConnectedTime: number;
   /** The realm-wide presence sequence number of this row's last change. */
   lastUpdateId: number;
+}
+
+/** A user's status (POST /users/me/status); empty strings mean "not set". */
+export interface UserStatus {
+  away: boolean;
+  statusText: string;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
 }
 
 export interface UserGroup {
@@ -237,6 +246,22 @@ export interface MultiuseInvite {
   createdAt: Date;
   expiresAt: Date | null;
   revoked: boolean;
+}
+
+/** An invitation sent by email to one address (Zulip's PreregistrationUser). */
+export interface EmailInvite {
+  id: number;
+  realmId: number;
+  email: string;
+  key: string;
+  referredBy: number;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  notifyReferrerOnJoin: boolean;
+  invitedAt: Date;
+  expiresAt: Date | null;
 }
 
 /** Settings only bots have. */

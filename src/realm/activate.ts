@@ -11,6 +11,7 @@ import { loadMessageState } from '../db/messages.js';
 import { loadRealmLinkifiers } from '../db/linkifiers.js';
 import { loadRealmPlaygrounds } from '../db/playgrounds.js';
 import { loadRealmBotServices } from '../db/botServices.js';
+import { loadRealmMutedUsers, loadRealmUserStatuses } from '../db/personal.js';
 import type { Services } from './services.js';
 import { RealmActor } from './actor.js';
 
@@ -28,5 +29,7 @@ export async function activateRealm(services: Services, realm: RealmRecord, writ
   state.linkifiers = await loadRealmLinkifiers(sql, realm.id);
   for (const playground of await loadRealmPlaygrounds(sql, realm.id)) state.playgrounds.set(playground.id, playground);
   for (const service of await loadRealmBotServices(sql, realm.id)) state.botServices.set(service.botId, service);
+  for (const [userId, muted] of await loadRealmMutedUsers(sql, realm.id)) state.mutedUsers.set(userId, muted);
+  for (const [userId, status] of await loadRealmUserStatuses(sql, realm.id)) state.userStatus.set(userId, status);
   return new RealmActor(services, state, writeSql);
 }

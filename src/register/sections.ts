@@ -14,6 +14,7 @@ import { maxMessageIdSection, mutedTopicsSection, recentPrivateConversationsSect
 import { botsVisibleTo, formatBot } from '../views/bots.js';
 import { listFolders } from '../views/folders.js';
 import { laterSections } from './sections/later.js';
+import { personalSections } from './sections/personal.js';
 
 type SectionState = Record<string, unknown>;
 /**
@@ -75,6 +76,8 @@ const sections: Record<string, Section> = {
   realm_playgrounds: realmPlaygroundsSection,
   // Scheduled messages, reminders, drafts, saved snippets, navigation views.
   ...laterSections,
+  // Muted users and user status.
+  ...personalSections,
 };
 
 export async function initialState(

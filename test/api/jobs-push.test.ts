@@ -219,4 +219,41 @@ describe.each([
     expect(tries[1]!.at - tries[0]!.at).toBeGreaterThanOrEqual(900);
     expect(tries[2]!.at - tries[1]!.at).toBeGreaterThanOrEqual(1900);
   }, 20_000);
+
+  it('pushes nothing of a message from a user the recipient muted', async () => {
+    await rita.ok('POST', `/users/me/muted_users/${nora.userId}`);
+    const muted = await dm(nora, [rita], 'you muted me');
+    await expectNoPush([muted]);
+    await rita.ok('DELETE', `/users/me/muted_users/${nora.userId}`);
+    const unmuted = await dm(nora, [rita], 'not muted any more');
+    expect((await delivered(unmuted)).map((r) => r.body.user_id)).toEqual([rita.userId]);
+  });
+
+  it('sends a test notification to one device by its token, or to every device of the user', async () => {
+    const tests = (userId: number) => relay.requests.filter((r) => r.status === 200 && r.body.payload?.event === 'test' && r.body.user_id === userId);
+    await rita.ok('POST', '/mobile_push/test_notification', { token: 'abcdef0123' });
+    await until(() => tests(rita.userId).length === 1, 'test notification to one device');
+    const [one] = tests(rita.userId);
+    const url = `http://${subdomain}.localhost:${server.port}`;
+    expect(one!.body.payload).toEqual({
+      event: 'test', server: `localhost:${server.port}`, realm_id: expect.any(Number), realm_name: `Realm ${subdomain}`,
+      realm_uri: url, realm_url: url, user_id: rita.userId,
+    });
+    expect(one!.body.devices).toEqual([{ type: 'legacy', token_kind: 'apns', token: 'abcdef0123', ios_app_id: 'org.zulip.Zulip' }]);
+    await rita.ok('POST', '/mobile_push/test_notification');
+    await until(() => tests(rita.userId).length === 2, 'test notification to every device');
+    expect(tests(rita.userId)[1]!.body.devices.map((d: { type: string }) => d.type)).toEqual(['e2ee', 'legacy']);
+
+    const unknown = await rita.post('/mobile_push/test_notification', { token: 'not-a-token-of-hers' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ result: 'error', code: 'INVALID_PUSH_DEVICE_TOKEN', msg: 'Device not recognized' });
+    // Another user's token is not recognized either.
+    expect((await nora.post('/mobile_push/test_notification', { token: 'abcdef0123' })).body.code).toBe('INVALID_PUSH_DEVICE_TOKEN');
+    // A user without devices: nothing to send to, and nothing sent.
+    await nora.ok('POST', '/mobile_push/test_notification');
+    const sentinel = await dm(owner, [rita], 'after the tests');
+    await delivered(sentinel);
+    expect(tests(nora.userId)).toEqual([]);
+    expect(tests(rita.userId)).toHaveLength(2);
+  });
 });

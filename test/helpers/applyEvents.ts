@@ -16,6 +16,7 @@ import { applyRealmBot, applyRealmUser } from './clientState/users.js';
 import { applyStream, applySubscription } from './clientState/channels.js';
 import { applyChannelFolder, applyRealm, applyUserGroup, applyUserTopic } from './clientState/organization.js';
 import { applyDrafts, applyNavigationView, applySavedSnippets, applyScheduled } from './clientState/later.js';
+import { applyMutedUsers, applyUserStatus } from './clientState/personal.js';
 
 export { fromRegister, type ClientOptions, type ClientState } from './clientState/state.js';
 export { registerShape } from './clientState/registerShape.js';
@@ -29,9 +30,20 @@ function applyEvent(cs: ClientState, event: Obj): void {
   switch (event.type) {
     case 'heartbeat':
     case 'typing':
+    case 'typing_edit_message':
     case 'reaction':
     case 'invites_changed':
-      // Transient, or about data register does not carry.
+    case 'attachment':
+      // Transient, or about data register does not carry (uploads are listed by GET /attachments).
+      return;
+    case 'muted_topics':
+      if ('muted_topics' in state) state.muted_topics = event.muted_topics;
+      return;
+    case 'restart':
+      // The server was replaced: what register said about it is now what the event says.
+      for (const key of ['zulip_version', 'zulip_merge_base', 'zulip_feature_level', 'server_generation']) {
+        if (key in state) state[key] = event[key];
+      }
       return;
     case 'message':
       return applyMessage(cs, event);
@@ -115,6 +127,10 @@ function applyEvent(cs: ClientState, event: Obj): void {
       return applySavedSnippets(cs, event);
     case 'navigation_view':
       return applyNavigationView(cs, event);
+    case 'muted_users':
+      return applyMutedUsers(cs, event);
+    case 'user_status':
+      return applyUserStatus(cs, event);
     default:
       throw new Error(`the reference client does not know event type ${String(event.type)}: ${JSON.stringify(event)}`);
   }

@@ -92,16 +92,18 @@ export function updateMessageFlags(actor: RealmActor, user: User, messageIds: nu
   });
 }
 
-/** Marks the user's unread messages matching a condition as read. */
+/** Marks the user's unread messages matching a condition as read; to be run in the mailbox. */
+export async function markReadInMailbox(actor: RealmActor, user: User, condition: (sql: RealmActor['sql']) => PendingQuery<Row[]>): Promise<number[]> {
+  const reader = await loadReader(actor, user);
+  const ids = await unreadIds(actor.sql, actor.realm.id, viewerScope(reader), condition(actor.sql));
+  if (ids.length === 0) return [];
+  await addFlagBit(actor.sql, user.id, ids, Flag.READ);
+  actor.events.publish(updateMessageFlagsEvent('add', 'read', ids), [user.id]);
+  return ids;
+}
+
 function markRead(actor: RealmActor, user: User, condition: (sql: RealmActor['sql']) => PendingQuery<Row[]>): Promise<number[]> {
-  return actor.exclusive(async () => {
-    const reader = await loadReader(actor, user);
-    const ids = await unreadIds(actor.sql, actor.realm.id, viewerScope(reader), condition(actor.sql));
-    if (ids.length === 0) return [];
-    await addFlagBit(actor.sql, user.id, ids, Flag.READ);
-    actor.events.publish(updateMessageFlagsEvent('add', 'read', ids), [user.id]);
-    return ids;
-  });
+  return actor.exclusive(() => markReadInMailbox(actor, user, condition));
 }
 
 export function markAllAsRead(actor: RealmActor, user: User): Promise<number[]> {

@@ -68,6 +68,8 @@ export function pushTargets(actor: RealmActor, m: MessageRecord, recipients: Map
     if (userId === m.senderId) continue;
     const user = actor.state.users.get(userId);
     if (!user || !user.isActive || user.isBot) continue;
+    // Nobody hears of a message from a user they muted.
+    if (actor.state.mutedUsers.get(userId)?.has(m.senderId)) continue;
     const trigger = pushTrigger(actor, user, m, flags);
     if (trigger === null) continue;
     // An active user is pushed to only when they asked for pushes while online too.

@@ -6,6 +6,7 @@
 // the subscription log says later that they received it). Mentions, alert words and topic
 // wildcards add one flags row per user concerned.
 import { ApiError, badRequest } from '../../model/errors.js';
+import { claimAttachments } from '../files/attachments.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../model/types.js';
 import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../model/messageState.js';
@@ -23,6 +24,7 @@ import { followsWhereMentioned, policyForSend, userTopicChanged } from './topicP
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
 import { enqueueMessageNotifications } from './notifications.js';
+import { enqueueMissedMessageEmails } from '../email/missedMessages.js';
 import { metadataAudience } from '../../permissions/channelAccess.js';
 import { channelChanged } from '../channels/events.js';
 import { triggerOutgoingWebhooks } from '../integrations/serviceBots.js';
@@ -150,6 +152,8 @@ function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: 
     if (userId !== sender.id && bits.has(userId) && findAlertWords(content, words).length > 0) add(userId, Flag.HAS_ALERT_WORD);
   }
   if (readBySender) add(sender.id, Flag.READ);
+  // A recipient who muted the sender receives the message already read (Zulip's muted senders).
+  for (const id of bits.keys()) if (id !== sender.id && state.mutedUsers.get(id)?.has(sender.id)) add(id, Flag.READ);
   return bits;
 }
 
@@ -266,6 +270,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
         publicChannel: !!stream && !stream.inviteOnly,
       });
       enqueueMessageNotifications(actor, message, bits);
+      enqueueMissedMessageEmails(actor, message, bits);
       if (firstInStreamId !== null && stream) publishFirstMessage(actor, stream, id, bits);
       triggerOutgoingWebhooks(actor, sender, message, rendered);
     },
@@ -312,5 +317,6 @@ export async function sendMessageNow(actor: RealmActor, sender: User, input: Sen
     return { commit: actor.sendQueue.submit(prepared.send), result: prepared.result };
   });
   await commit;
+  if (rendered.links.some((l) => l.includes('/user_uploads/'))) await claimAttachments(actor, sender, result.id, rendered.links);
   return result;
 }

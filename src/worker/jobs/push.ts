@@ -31,7 +31,8 @@ export const pushJob: JobDefinition<PushJob, WorkerJobDeps> = {
     const relay = deps.config.PUSH_RELAY_URL;
     if (!relay) throw new PermanentJobError('PUSH_RELAY_URL is not set');
     // Read at delivery time: a device removed since the message was sent gets nothing.
-    const devices = await loadPushTargets(deps.sql, job.realmId, job.userId);
+    const all = await loadPushTargets(deps.sql, job.realmId, job.userId);
+    const devices = job.token === undefined ? all : all.filter((d) => d.type === 'legacy' && d.token === job.token);
     if (devices.length === 0) {
       log.debug({ user: job.userId }, 'no push devices left');
       return;
@@ -42,6 +43,7 @@ export const pushJob: JobDefinition<PushJob, WorkerJobDeps> = {
     // The answer is not used; reading it lets the connection be reused.
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`push relay answered HTTP ${res.status}`);
-    log.debug({ user: job.userId, message: job.payload.zulip_message_id, devices: devices.length }, 'push notification sent');
+    const message = job.payload.event === 'message' ? job.payload.zulip_message_id : undefined;
+    log.debug({ user: job.userId, message, event: job.payload.event, devices: devices.length }, 'push notification sent');
   },
 };
