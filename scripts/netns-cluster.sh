@@ -121,7 +121,7 @@ down() {
   for n in $(ip netns list | awk '{print $1}' | grep "^$NAME-h[0-9]*$" || true); do
     # Whatever still runs in the namespace goes with it.
     for pid in $(ip netns pids "$n" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
-    ip netns del "$n"
+    ip netns del "$n" 2>/dev/null || true
   done
   ip link del "$BRIDGE" 2>/dev/null || true
   rm -rf "$STATE"
@@ -143,7 +143,13 @@ demo() {
   db=chat_netns_$(date +%s)
   psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $db" postgres
   common="DATABASE_URL=postgres://postgres@$SUBNET.1:$PG_PORT/$db REDIS_URL=redis://$SUBNET.1:$REDIS_PORT REDIS_PREFIX=$NAME: LOG_LEVEL=${LOG_LEVEL:-info} DEMO_REALM=true"
-  trap 'down; psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "DROP DATABASE IF EXISTS $db" postgres; exit 0' INT TERM
+  stop_demo() {
+    trap - INT TERM
+    down || true
+    psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "DROP DATABASE IF EXISTS $db" postgres
+    exit 0
+  }
+  trap stop_demo INT TERM
   for w in 1 2; do
     ip netns exec "$(ns $w)" env $common WORKER_ID=w$w WORKER_HOST=0.0.0.0 WORKER_ADVERTISE_HOST="$(addr $w)" WORKER_PORT=7001 WORKER_METRICS_PORT=9464 \
       node "$ROOT/dist/cluster/main.js" --role worker > "$STATE/w$w.log" 2>&1 &
@@ -154,7 +160,9 @@ demo() {
     node "$ROOT/dist/cluster/main.js" --role front > "$STATE/front.log" 2>&1 &
   echo $! > "$STATE/front.pid"
   echo "front: http://$(addr 3):9991 (logs in $STATE); workers $(addr 1):7001, $(addr 2):7001; Ctrl-C stops"
-  wait
+  # Until Ctrl-C, or until the front ends (its host was taken down with `down`).
+  wait "$(cat "$STATE/front.pid")" || true
+  stop_demo
 }
 
 case $CMD in
