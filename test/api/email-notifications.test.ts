@@ -77,6 +77,11 @@ describe('missed-message emails', () => {
     const before = w.smtp.mails.length;
     const id = (await alice.ok('POST', '/messages', { type: 'direct', to: `[${bob.userId}]`, content: 'read me now' })).id as number;
     expectOk(await bob.post('/messages/flags', { messages: `[${id}]`, op: 'add', flag: 'read' }));
+    // A sender Bob muted.
+    const dave = await w.user('Dave Muted');
+    await dave.ok('GET', '/users/me');
+    expectOk(await bob.post(`/users/me/muted_users/${dave.userId}`));
+    await dave.ok('POST', '/messages', { type: 'direct', to: `[${bob.userId}]`, content: 'from a muted sender' });
     // Carol is online: a queue receiving messages and fresh presence.
     expectOk(await carol.post('/register', { event_types: '["message"]' }));
     expectOk(await carol.post('/users/me/presence', { status: 'active' }));
@@ -93,6 +98,7 @@ describe('missed-message emails', () => {
     expect(fresh[0]!.subject).toBe('#mailroom > quiet');
     expect(fresh[0]!.text).toContain('look');
     expect(fresh[0]!.text).not.toContain('muted chatter');
+    expect(fresh.some((m) => m.text.includes('from a muted sender'))).toBe(false);
     expect(mail).toBeDefined();
   });
 });

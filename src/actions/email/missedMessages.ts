@@ -49,8 +49,8 @@ export function enqueueMissedMessageEmails(actor: RealmActor, m: MessageRecord, 
       if (userId === m.senderId) continue;
       const user = actor.state.users.get(userId);
       if (!user || !user.isActive || user.isBot) continue;
-      // Messages a user already has read (their own, or marked on send) are never missed.
-      if (flags & Flag.READ) continue;
+      // Messages a user already has read (marked on send) or whose sender they muted are never missed.
+      if (flags & Flag.READ || actor.state.mutedUsers.get(userId)?.has(m.senderId)) continue;
       const trigger = emailTrigger(actor, user, m, flags);
       if (trigger === null || !isIdle(actor, userId)) continue;
       targets.push({ user, trigger });
