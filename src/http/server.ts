@@ -37,6 +37,8 @@ export const API_PREFIX = '/api/v1';
 const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
 /** The web client's API: the same endpoints, authenticated by session cookie (see session.ts). */
 export const JSON_PREFIX = '/json';
+/** The path of links in account emails (Zulip's /accounts/confirm_new_email/<key>/). */
+export const MAILED_LINK_PREFIX = '/accounts/confirm_new_email/';
 
 interface Pending {
   aborted: boolean;
@@ -177,10 +179,12 @@ export class FrontServer {
       this.o.router.cancel(id, subdomain);
     });
 
-    if (!isJson && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
+    // Links mailed to people (an email change confirmation) are routed as API paths.
+    const mailedLink = method === 'GET' && url.startsWith(MAILED_LINK_PREFIX);
+    if (!isJson && !mailedLink && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
       return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
     }
-    const path = isJson ? url.slice(JSON_PREFIX.length) : url.slice(API_PREFIX.length) || '/';
+    const path = isJson ? url.slice(JSON_PREFIX.length) : mailedLink ? url.replace(/\/$/, '') : url.slice(API_PREFIX.length) || '/';
     if (contentLength > this.o.config.MAX_BODY_BYTES) {
       return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
