@@ -138,6 +138,12 @@ describe('the channel email gateway', () => {
     expect(await mailGateway(`mm${'f'.repeat(32)}@${GATEWAY_DOMAIN}`, 'x', 'y')).toBe(550);
     expect(await mailGateway('mailroom@elsewhere.test', 'x', 'y')).toBe(550);
     expect(await mailGateway(email, 'big', 'z'.repeat(30_000))).toBe(552);
+    // An address of a private channel stops working for a former subscriber (refused, not posted).
+    await alice.ok('POST', '/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'closet' }]), invite_only: 'true' });
+    const closet = ((await alice.ok('GET', '/streams')).streams as { name: string; stream_id: number }[]).find((s) => s.name === 'closet')!.stream_id;
+    const closetEmail = (await alice.ok('GET', `/streams/${closet}/email_address`)).email as string;
+    await alice.ok('DELETE', '/users/me/subscriptions', { subscriptions: JSON.stringify(['closet']) });
+    expect(await mailGateway(closetEmail, 'after leaving', 'still here?')).toBe(550);
     expect(await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'big' }])).toHaveLength(0);
   });
 });

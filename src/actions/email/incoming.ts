@@ -12,6 +12,7 @@ import type { ChannelEmailTarget } from '../../db/channelEmail.js';
 import type { MissedMessageAddress } from '../../db/missedMessages.js';
 import { loadMessages } from '../../db/messages.js';
 import { sendMessage } from '../messages/idempotency.js';
+import { canAccessChannelContent } from '../../permissions/channelAccess.js';
 import { truncate } from '../messages/input.js';
 import { EMAIL_GATEWAY_BOT, findSystemBot } from '../messages/notificationBot.js';
 
@@ -65,10 +66,11 @@ function activeUser(actor: RealmActor, id: number): User {
 /** Mail to a channel's address. */
 export async function postChannelEmail(actor: RealmActor, target: ChannelEmailTarget, address: string, options: Set<GatewayOption>, mail: IncomingEmail): Promise<number> {
   const sender = activeUser(actor, target.senderId);
-  // The address stops working when its creator loses their account.
-  activeUser(actor, target.creatorId);
+  // The address works only while its creator could still ask for it: an active account with
+  // access to the channel (a former subscriber of a private channel cannot keep posting).
+  const creator = activeUser(actor, target.creatorId);
   const stream = actor.state.streams.get(target.streamId);
-  if (!stream || stream.isArchived) throw badRequest('Invalid channel ID');
+  if (!stream || stream.isArchived || !canAccessChannelContent(actor.state, creator, stream)) throw badRequest('Invalid channel ID');
   const result = await sendMessage(actor, sender, {
     type: 'stream',
     to: JSON.stringify(stream.id),
