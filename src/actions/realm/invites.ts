@@ -13,6 +13,7 @@ import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessChannelContent, canSubscribeOthers } from '../../permissions/channelAccess.js';
 import { publishPeerEvents, publishSubscriptionAdd } from '../channels/events.js';
 import { realmUserDefault } from './settings.js';
+import { newUserSettings } from '../../permissions/realmDefaults.js';
 import { groupForUpdate } from '../groups/groups.js';
 import { announceUser, insertNewUser } from '../users/create.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
@@ -25,6 +26,8 @@ import { welcomeEmailOf } from '../email/account.js';
 import { sendInternalMessage, silentMention } from '../messages/notificationBot.js';
 
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
+/** The longest expiry accepted (a century): beyond it the expiry date would not be a date. */
+export const MAX_INVITE_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
 export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -85,7 +88,7 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
     }
     const roleError = roleGrantError(user, input.invitedAs);
     if (roleError) throw badRequest(roleError);
-    if (input.expiresInMinutes !== null && input.expiresInMinutes <= 0) throw badRequest('Invalid invite_expires_in_minutes');
+    if (input.expiresInMinutes !== null && (input.expiresInMinutes <= 0 || input.expiresInMinutes > MAX_INVITE_VALIDITY_MINUTES)) throw badRequest('Invalid invite_expires_in_minutes');
     const streams = inviteStreams(actor, user, input.streamIds);
     const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
     const text = input.welcomeMessageCustomText;
@@ -194,6 +197,7 @@ function createInvitedUser(actor: RealmActor, input: InviteSignup): Promise<{ us
         password: input.password,
         fullName: input.fullName,
         role: invite.invitedAs,
+        settings: newUserSettings(actor.realm.settings),
       });
       if (created.settings.email_address_visibility !== visibility) {
         created = { ...created, settings: { ...created.settings, email_address_visibility: visibility } };

@@ -93,7 +93,8 @@ export function deactivateUser(actor: RealmActor, acting: User, targetId: number
     if (!target || target.isBot) throw badRequest('No such user');
     if (!target.isActive) throw badRequest('User is deactivated');
     if (target.role === Role.OWNER && user.role !== Role.OWNER) throw mustBeOwner();
-    if (isLastOwner(actor, target)) throw cannotDeactivateLastUser(true);
+    // Unlike DELETE /users/me, Zulip answers a plain error here (no code of its own).
+    if (isLastOwner(actor, target)) throw badRequest('Cannot deactivate the only organization owner');
     await deactivate(actor, target);
   });
 }
