@@ -16,10 +16,15 @@ let carol: OwnClient;
 let channelId: number;
 
 /** Sends an email to the gateway over SMTP; resolves with the SMTP error code when refused. */
-async function mailGateway(to: string, subject: string, text: string, extra: { messageId?: string; from?: string } = {}): Promise<number | null> {
+async function mailGateway(
+  to: string,
+  subject: string,
+  text: string,
+  extra: { messageId?: string; from?: string; attachments?: { filename: string; content: string }[] } = {},
+): Promise<number | null> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: gatewayPort, secure: false, ignoreTLS: true });
   try {
-    await transport.sendMail({ from: extra.from ?? 'someone@example.test', to, subject, text, messageId: extra.messageId });
+    await transport.sendMail({ from: extra.from ?? 'someone@example.test', to, subject, text, messageId: extra.messageId, attachments: extra.attachments });
     return null;
   } catch (err) {
     return (err as { responseCode?: number }).responseCode ?? -1;
@@ -120,12 +125,15 @@ describe('the channel email gateway', () => {
 
   it('posts mail to the address in the channel with the subject as topic, once per email', async () => {
     const { email } = await alice.ok('GET', `/streams/${channelId}/email_address`);
-    expect(await mailGateway(email, 'Fwd: Build 42 failed', 'The build broke.\n\n-- \nCI robot', { messageId: '<ci-42@ci.test>', from: 'ci@ci.test' })).toBeNull();
+    const attachments = [{ filename: 'build.log', content: 'step 3 failed\n' }];
+    expect(await mailGateway(email, 'Fwd: Build 42 failed', 'The build broke.\n\n-- \nCI robot', { messageId: '<ci-42@ci.test>', from: 'ci@ci.test', attachments })).toBeNull();
     const msg = await until(async () => (await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'Build 42 failed' }]))[0], 'the posted email');
     expect(msg.sender_full_name).toBe('Email Gateway');
     expect(msg.content).toMatch(/^<p>From: <a href="mailto:ci@ci.test">ci@ci.test<\/a>/);
     expect(msg.content).toContain('The build broke.');
     expect(msg.content).not.toContain('CI robot');
+    // The attachment is an upload, linked under the text.
+    expect(msg.content).toMatch(new RegExp(`<a href="/user_uploads/\\d+/[^"]+/build\\.log">build\\.log</a>`));
     expect(await mailGateway(email, 'Fwd: Build 42 failed', 'The build broke.', { messageId: '<ci-42@ci.test>' })).toBeNull();
     await new Promise((r) => setTimeout(r, 300));
     expect(await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'Build 42 failed' }])).toHaveLength(1);
