@@ -168,6 +168,11 @@ describe('changing the email address', () => {
     // Administrators still may.
     expectOk(await w.owner.patch('/settings', { email: `olivia2@${w.subdomain}.test` }));
     await mailsTo(w.smtp, `olivia2@${w.subdomain}.test`);
+    // Two changes an hour (Zulip's email_change_by_user).
+    expectOk(await w.owner.patch('/settings', { email: `olivia3@${w.subdomain}.test` }));
+    expectFailure(await w.owner.patch('/settings', { email: `olivia4@${w.subdomain}.test` }), 429, 'RATE_LIMIT_HIT');
+    await mailsTo(w.smtp, `olivia3@${w.subdomain}.test`);
+    expect(w.smtp.to(`olivia4@${w.subdomain}.test`)).toEqual([]);
   });
 });
 

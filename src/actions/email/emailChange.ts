@@ -1,7 +1,7 @@
 // Changing one's email address (PATCH /settings with `email`): nothing changes until the link
 // mailed to the new address is opened (GET /accounts/confirm_new_email/{key}/). Zulip's checks
 // first: the realm may forbid changes to non-administrators, the address must be valid and
-// not in use in the realm.
+// not in use in the realm, and a user may start two changes an hour, five a day.
 import { randomBytes } from 'node:crypto';
 import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
@@ -20,6 +20,26 @@ import { realmUserUpdateEvent } from '../../events/catalog/index.js';
 import { checkEmail } from '../users/create.js';
 import { publishAvatarUpdate, publishRealmUserUpdate } from '../users/events.js';
 import { queueEmailsInBackground } from './outbox.js';
+import { CacheKey } from '../../realm/caches.js';
+import { rateLimitHit, TokenBuckets, type RateRule } from '../../auth/rateLimit.js';
+
+/** Zulip's email_change_by_user rules: 2 an hour and 5 a day per user. */
+const EMAIL_CHANGE_RULES: RateRule[] = [
+  { requests: 2, seconds: 3600 },
+  { requests: 5, seconds: 86400 },
+];
+const emailChangeBuckets = new CacheKey('email change rate limits', () => EMAIL_CHANGE_RULES.map(() => new TokenBuckets()));
+
+/** Counts one email change of the user, or refuses it (429) past Zulip's limits. */
+function takeEmailChange(actor: RealmActor, userId: number): void {
+  const buckets = actor.caches.get(emailChangeBuckets);
+  const key = String(userId);
+  for (const [i, rule] of EMAIL_CHANGE_RULES.entries()) {
+    const v = buckets[i]!.peek(key, rule);
+    if (!v.allowed) throw rateLimitHit(v.retryAfter);
+  }
+  for (const [i, rule] of EMAIL_CHANGE_RULES.entries()) buckets[i]!.take(key, rule);
+}
 
 /** Zulip's validity of an email change confirmation. */
 const CONFIRMATION_VALIDITY_MS = 24 * 3600 * 1000;
@@ -42,6 +62,7 @@ export function startEmailChange(actor: RealmActor, acting: User, rawEmail: stri
     }
     checkEmail(email);
     if (emailInUse(actor, email, user.id)) throw badRequest('Already has an account.');
+    takeEmailChange(actor, user.id);
     const key = randomBytes(12).toString('hex');
     await insertEmailChange(actor.sql, {
       key,
