@@ -33,8 +33,6 @@ describe('POST /register', () => {
       max_topic_length: 60,
       max_stream_name_length: 60,
       max_stream_description_length: 1024,
-      max_channel_folder_name_length: 60,
-      max_channel_folder_description_length: 1024,
       realm_empty_topic_display_name: 'general chat',
       realm_filters: [],
       realm_emoji: {},
@@ -56,7 +54,8 @@ describe('POST /register', () => {
     expect(body.alert_words).toEqual([]);
     expect(body.realm_users.find((u: { user_id: number }) => u.user_id === bob.userId)).toMatchObject({ profile_data: {}, is_bot: false });
     expect(body.realm_user_settings_defaults).toMatchObject({ enter_sends: false, email_address_visibility: 1, available_notification_sounds: expect.arrayContaining(['zulip']) });
-    expect(body.realm_user_settings_defaults).not.toHaveProperty('default_language');
+    // Zulip's web app reads the organization's default language from here.
+    expect(body.realm_user_settings_defaults).toHaveProperty('default_language', 'en');
     expect(body).toMatchObject({ realm_linkifiers: [], realm_playgrounds: [], realm_domains: [], can_create_public_streams: true });
   });
 
@@ -106,7 +105,7 @@ describe('POST /register', () => {
   });
 
   it('checks include_subscribers and client_capabilities', async () => {
-    expect((await owner.post('/register', { include_subscribers: 'partial', fetch_event_types: [] })).status).toBe(200);
+    expect((await owner.post('/register', { include_subscribers: 'partial', fetch_event_types: [] })).status).toBe(400);
     expect((await owner.post('/register', { include_subscribers: 'true', fetch_event_types: [] })).status).toBe(200);
     const bad = await owner.post('/register', { include_subscribers: 'sometimes' });
     expect(bad.status).toBe(400);

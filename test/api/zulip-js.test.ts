@@ -78,8 +78,8 @@ describe('zulip-js', () => {
 
 // Every zulip-js call whose endpoint this server serves, each answer checked against the
 // response-schema registry where it has one. Not served, so not called: `emojis.retrieve`
-// (GET /realm/emoji), `messages.getHistoryById` (GET /messages/{id}/history) and
-// `users.me.pointer` (removed from Zulip long before our feature level); see README.
+// (GET /realm/emoji) and `users.me.pointer` (removed from Zulip long before our feature
+// level); see README.
 describe('zulip-js, every wrapped endpoint we serve', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let z: any;
@@ -127,6 +127,9 @@ describe('zulip-js, every wrapped endpoint we serve', () => {
     const one = await z.messages.getById({ message_id: sent.id });
     expect(one).toMatchObject({ result: 'success', message: expect.objectContaining({ id: sent.id, content: '<p>first</p>' }) });
     expect((await z.messages.update({ message_id: sent.id, content: 'edited' })).result).toBe('success');
+    const history = await z.messages.getHistoryById({ message_id: sent.id });
+    expect(history.result, JSON.stringify(history)).toBe('success');
+    expect(history.message_history.map((h: { content: string }) => h.content)).toEqual(['first', 'edited']);
     expectBody('GET /messages', await z.messages.retrieve({ anchor: sent.id, num_before: 0, num_after: 0 }));
 
     expect((await z.messages.flags.add({ flag: 'starred', messages: [sent.id] })).result).toBe('success');

@@ -27,7 +27,7 @@ function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: str
   return actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
     const stream = channelForContent(actor.state, current, streamId, true);
-    if (!hasMessagePermission(actor.state, current, stream, 'can_delete_any_message_group', 'can_delete_any_message_group')) throw mustBeAdmin();
+    if (!hasMessagePermission(actor.state, current, stream, 'can_delete_any_message_group', null)) throw mustBeAdmin();
     const reader = await loadReader(actor, current);
     const sql = actor.sql;
     const rows = await queryMessages(

@@ -29,6 +29,9 @@ export const USER_SETTING_KEYS = [
 
 const userSettings = z.strictObject(Object.fromEntries(USER_SETTING_KEYS.map((k) => [k, z.unknown()])));
 
+/** The organization's defaults for new users: the personal settings less the time zone. */
+const realmUserSettingsDefaults = z.strictObject(Object.fromEntries(USER_SETTING_KEYS.filter((k) => k !== 'timezone').map((k) => [k, z.unknown()])));
+
 const registerShape = {
   result: z.literal('success'),
   msg: z.string(),
@@ -71,7 +74,7 @@ const registerShape = {
   max_stream_name_length: z.unknown(),
   max_topic_length: z.unknown(),
   muted_topics: z.unknown(),
-  muted_users: z.unknown().optional(),
+  muted_users: z.unknown(),
   navigation_tour_video_url: z.unknown(),
   navigation_views: z.unknown(),
   never_subscribed: z.array(streamObject.or(subscriptionObject)),
@@ -181,7 +184,7 @@ const registerShape = {
   realm_uri: z.unknown(),
   realm_url: z.unknown(),
   realm_user_groups: z.unknown(),
-  realm_user_settings_defaults: z.record(z.string(), z.unknown()),
+  realm_user_settings_defaults: realmUserSettingsDefaults,
   realm_users: z.array(userObject),
   realm_video_chat_provider: z.unknown(),
   realm_waiting_period_threshold: z.unknown(),
@@ -222,7 +225,7 @@ const registerShape = {
   upgrade_text_for_wide_organization_logo: z.unknown(),
   user_id: z.number().int(),
   user_settings: userSettings,
-  user_status: z.unknown().optional(),
+  user_status: z.unknown(),
   user_topics: z.unknown(),
   zulip_feature_level: z.literal(406),
   zulip_merge_base: z.unknown(),
@@ -230,10 +233,7 @@ const registerShape = {
   zulip_version: z.unknown(),
 };
 
-/**
- * Signed-in register. `muted_users` and `user_status` are Zulip keys whose features are
- * served by their own modules; they are checked when present.
- */
+/** Signed-in register. */
 export const registerResponse = z.strictObject(registerShape);
 
 /** A spectator's register: no queue (queue_id null, no last_event_id), the rest as above. */
