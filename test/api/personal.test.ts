@@ -96,7 +96,11 @@ describe('user status', () => {
       { type: 'user_status', user_id: bob.userId, emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' },
     ]);
     expect((await carol.get(`/users/${bob.userId}/status`)).body.status).toEqual({ away: true, status_text: 'on vacation' });
+    // `away` is the presence_enabled setting, inverted.
+    const presenceEnabled = async () => (await register(bob, { fetch_event_types: ['user_settings'] })).user_settings.presence_enabled;
+    expect(await presenceEnabled()).toBe(false);
     expect((await bob.post('/users/me/status', { away: false, status_text: '' })).status).toBe(200);
+    expect(await presenceEnabled()).toBe(true);
     expect((await register(carol, { fetch_event_types: ['user_status'] })).user_status).toEqual({});
   });
 
