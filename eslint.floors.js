@@ -8,6 +8,7 @@ import path from 'node:path';
 /** Bottom to top. Files at the top of src/ (config.ts, log.ts) sit with model/ at the bottom. */
 export const FLOORS = [
   ['model', 'config.ts', 'log.ts'],
+  ['storage'],
   ['integrations'],
   ['render'],
   ['db'],

@@ -41,7 +41,7 @@ async function startTarget(opts: BenchOptions, db: BenchDatabase | undefined, ru
   if (opts.mode === 'url') return remoteTarget(opts.url as string, opts.hostHeader);
   if (!db) throw new Error('no bench database (see the PostgreSQL error above)');
   const port = opts.port || (await freePorts(opts.mode === 'cluster' ? opts.fronts : 1));
-  const settings = { port, databaseUrl: db.url, heartbeatSeconds: opts.heartbeatSeconds, redisUrl: opts.redisUrl, runStamp };
+  const settings = { port, databaseUrl: db.url, heartbeatSeconds: opts.heartbeatSeconds, redisUrl: opts.redisUrl, runStamp, nodeArgs: opts.serverNodeArgs };
   return opts.mode === 'cluster' ? startCluster(settings, opts.fronts, opts.workers) : startLocalServer(settings);
 }
 

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const dbUrl = new URL(ADMIN_URL);
   dbUrl.pathname = `/${dbName}`;
   const port = await freePort();
-  const env = { ...process.env, DATABASE_URL: dbUrl.toString(), DEMO_REALM: 'false', PORT: String(port), EXTERNAL_HOST: `localhost:${port}`, LOG_LEVEL: 'warn' };
+  const env = { ...process.env, DATABASE_URL: dbUrl.toString(), DEMO_REALM: 'false', PORT: String(port), EXTERNAL_HOST: `localhost:${port}`, LOG_LEVEL: 'warn', RATE_LIMITS: process.env.RATE_LIMITS ?? 'off' };
   const server = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -28,7 +28,8 @@ interface Child {
 
 function start(name: string, role: 'front' | 'worker', env: NodeJS.ProcessEnv, onLine: (line: string) => void): Child {
   const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
-  const proc = spawn(process.execPath, [main, '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Node flags given to the launcher (--cpu-prof, --max-old-space-size …) apply to every process it starts.
+  const proc = spawn(process.execPath, [...process.execArgv, main, '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [proc.stdout!, proc.stderr!]) {
     let rest = '';
     stream.on('data', (d: Buffer) => {

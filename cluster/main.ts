@@ -2,6 +2,7 @@
 // A front serves HTTP and routes each request to the worker that owns its realm; a worker
 // holds realm actors; `all` runs both in one process, joined to the cluster. Every cluster
 // process needs DATABASE_URL and REDIS_URL. See cluster/README.md.
+import '../src/http/headLimit.js'; // first: sets the request head limit before uWebSockets.js loads
 import { loadConfig } from '../src/config.js';
 import { log } from '../src/log.js';
 import { loadClusterConfig } from './config.js';

@@ -65,6 +65,9 @@ export class RealmGate {
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly handoffs = new Map<Slot, Promise<void>>();
 
+  /** Realm movements since start (exported as metrics): taken up, handed off, dropped (lease lost). */
+  readonly moves = { activated: 0, handedOff: 0, dropped: 0 };
+
   constructor(private readonly d: GateDeps) {
     d.registry.onPassivated((actor) => this.passivated(actor));
   }
@@ -184,6 +187,7 @@ export class RealmGate {
       actor.close();
       throw err;
     }
+    this.moves.activated++;
     return 'active';
   }
 
@@ -256,6 +260,7 @@ export class RealmGate {
   /** Stops serving a realm at once, writing nothing (another worker owns it now). */
   private drop(slot: Slot, why: string): void {
     this.d.log.warn({ realm: slot.subdomain, why }, 'realm dropped');
+    this.moves.dropped++;
     if (this.slots.get(slot.subdomain) === slot) this.slots.delete(slot.subdomain);
     if (slot.realmId === null) return;
     if (this.byId.get(slot.realmId) === slot) this.byId.delete(slot.realmId);
@@ -314,6 +319,7 @@ export class RealmGate {
     }
     if (this.slots.get(slot.subdomain) === slot) this.slots.delete(slot.subdomain);
     if (this.byId.get(realmId) === slot) this.byId.delete(realmId);
+    this.moves.handedOff++;
     this.d.log.info({ realm: slot.subdomain, queues: handedOver, ms: Date.now() - started }, 'realm handed off');
   }
 

@@ -7,6 +7,7 @@ import type { Logger } from '../src/log.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { startWorker } from '../src/worker/index.js';
 import { Metrics } from '../src/http/metrics.js';
+import { registerWorkerMetrics } from '../src/worker/metrics.js';
 import type { ClusterConfig } from './config.js';
 import { connectRedis, redisKeys } from './redis.js';
 import { MemberAnnouncer, MembershipView, type MemberInfo } from './membership.js';
@@ -15,6 +16,7 @@ import { QueueStore } from './queueStore.js';
 import { RealmGate } from './realmGate.js';
 import { WorkerServer } from './transport/workerServer.js';
 import { registerClusterGauges, startMetricsServer } from './metricsServer.js';
+import { RedisRateLimitStore } from './rateLimit.js';
 
 export interface ClusterWorker {
   id: string;
@@ -37,7 +39,8 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const keys = redisKeys(cc.REDIS_PREFIX);
 
   // In a cluster a realm is loaded only by the gate, under the realm's lease.
-  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed' });
+  // Rate limits draw on buckets in Redis, so that no front or worker resets a user's budget.
+  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed' }, new RedisRateLimitStore(redis, cc.REDIS_PREFIX));
   const leases = new LeaseManager(db.sql, id, cc, wlog);
   const queues = new QueueStore(redis, keys, cc, wlog);
   const view = new MembershipView(redis, subscriber, keys, cc, wlog);
@@ -53,12 +56,10 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
 
   const metrics = new Metrics();
   registerClusterGauges(metrics, () => gate.heldRealms(), id);
-  metrics.gauge('chat_realm_actors_active', 'Realm actors active in this process', () => worker.registry.activeCount);
-  metrics.gauge('chat_event_queues', 'Event queues held in this process', () => {
-    let n = 0;
-    for (const a of worker.registry.actors()) n += a.events.queueCount;
-    return n;
-  });
+  registerWorkerMetrics(metrics, worker);
+  metrics.counter('chat_cluster_realm_activations_total', 'Realms this worker took up under their lease', () => gate.moves.activated);
+  metrics.counter('chat_cluster_realm_handoffs_total', 'Realms this worker handed off to their new owner (planned moves)', () => gate.moves.handedOff);
+  metrics.counter('chat_cluster_realm_drops_total', 'Realms this worker stopped serving because their lease was lost', () => gate.moves.dropped);
   let leaving = false;
   const health = () => ({
     ok: !leaving, status: leaving ? 'leaving' : 'ok', role: 'worker', id,

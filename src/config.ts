@@ -38,6 +38,29 @@ const envSchema = z.object({
   OUTGOING_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How long an outgoing webhook service has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
   OUTGOING_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
+  /**
+   * API rate limits (auth/rateLimit.ts): `off`, or `name=requests/seconds` overrides of Zulip's
+   * defaults (api_by_user=200/60, api_by_ip=100/60, authenticate_by_username=5/1800).
+   */
+  RATE_LIMITS: z.string().default(''),
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated). */
+  TRUSTED_PROXIES: z.string().default(''),
+  /** S3-compatible storage for uploads (set: files go to S3; unset: to $DATA_DIR/uploads). */
+  S3_UPLOADS_BUCKET: z.string().min(1).optional(),
+  /** Bucket of avatars, custom emoji and realm icons/logos (default: the uploads bucket, under `avatars/`). */
+  S3_AVATARS_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT_URL: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Largest file a user may upload (Zulip's MAX_FILE_UPLOAD_SIZE). */
+  MAX_FILE_UPLOAD_SIZE_MIB: z.coerce.number().int().positive().default(100),
+  /** Total size of one organization's uploads (unset: no limit, as on a self-hosted Zulip). */
+  REALM_UPLOAD_QUOTA_MIB: z.coerce.number().int().positive().optional(),
+  /** Uploads no message links are deleted after this long (and files of deleted messages with them). */
+  UNCLAIMED_UPLOAD_GRACE_SECONDS: z.coerce.number().int().positive().default(21 * 24 * 3600),
+  UPLOAD_CLEANUP_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
 });
 
 export type Config = z.infer<typeof envSchema> & { externalHost: string; dataDir: string };

@@ -1,5 +1,6 @@
 // Process entry: reads the configuration and starts the roles asked for. With no
 // configuration it runs everything in one process on an embedded Postgres under ./data.
+import './http/headLimit.js'; // first: sets the request head limit before uWebSockets.js loads
 import { loadConfig } from './config.js';
 import { log } from './log.js';
 import { connectDatabase } from './db/connect.js';
@@ -8,6 +9,7 @@ import { startWorker } from './worker/index.js';
 import { InProcessRouter } from './http/inProcessRouter.js';
 import { FrontServer } from './http/server.js';
 import { Metrics } from './http/metrics.js';
+import { registerWorkerMetrics } from './worker/metrics.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,17 +31,7 @@ async function main(): Promise<void> {
   const worker = await startWorker(config, db.sql, log);
   if (banner) await seedDemoRealm(worker.registry);
   const metrics = new Metrics();
-  metrics.gauge('chat_realm_actors_active', 'Realm actors active in this process', () => worker.registry.activeCount);
-  metrics.gauge('chat_event_queues', 'Event queues held in this process', () => {
-    let n = 0;
-    for (const a of worker.registry.actors()) n += a.events.queueCount;
-    return n;
-  });
-  metrics.gauge('chat_event_polls_parked', 'Long-polls parked in this process', () => {
-    let n = 0;
-    for (const a of worker.registry.actors()) n += a.events.parkedCount;
-    return n;
-  });
+  registerWorkerMetrics(metrics, worker);
   const front = new FrontServer({
     config,
     router: new InProcessRouter(worker.handler),

@@ -87,6 +87,7 @@ export function runSubscribers(
           expected: command.expected,
           waitedMs: waited,
           latency: (latencies.get(command.phase) ?? new Samples()).summary(),
+          pollsSoFar: polls,
         };
         emit('drained', report);
       } else {

@@ -111,6 +111,23 @@ export function json(res) {
 }
 
 /**
+ * One field of a JSON response, read by k6 itself (Go, gjson path syntax) without building
+ * the whole body as JavaScript objects: what a register of a large realm needs, whose body
+ * is hundreds of KB. Undefined when the body is not JSON or lacks the field.
+ * @param {import('k6/http').RefinedResponse<import('k6/http').ResponseType | undefined>} res
+ * @param {string} path
+ * @returns {any}
+ */
+export function jsonField(res, path) {
+  try {
+    const value = res.json(path);
+    return value === null ? undefined : value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Registers an event queue.
  * @param {string} baseUrl
  * @param {Realm} realm
@@ -121,9 +138,10 @@ export function json(res) {
 export function register(baseUrl, realm, user, eventTypes) {
   const body = eventTypes ? { event_types: JSON.stringify(eventTypes) } : null;
   const res = http.post(`${baseUrl}/api/v1/register`, body, params(realm, user, 'register'));
-  const data = res.status === 200 ? json(res) : null;
-  if (!data || !data.queue_id) return null;
-  return { queueId: data.queue_id, lastEventId: data.last_event_id ?? -1 };
+  const queueId = res.status === 200 ? jsonField(res, 'queue_id') : undefined;
+  if (typeof queueId !== 'string') return null;
+  const lastEventId = jsonField(res, 'last_event_id');
+  return { queueId, lastEventId: typeof lastEventId === 'number' ? lastEventId : -1 };
 }
 
 /**

@@ -3,10 +3,13 @@
 // (read by the scenarios through BENCH_CONFIG) plus a matching .env file.
 //
 // Realms and owners come from the admin CLI (needs --database-url, run from a checkout with
-// `npm run build` done); members and channels are created through the API as the owner,
-// with --concurrency calls in flight. Against a deployment whose database you cannot reach,
-// pass --email and --api-key of an administrator instead: every scenario then uses that
-// user's realm, and members are created in it.
+// `npm run build` done). Members are created in bulk by one `admin create-users` per realm
+// (API keys only, no password hashed: thousands of users per second), or with
+// --users-via api through POST /users and POST /fetch_api_key (a password hash per user:
+// a few users per second). Channels are created through the API as the owner, with
+// --concurrency calls in flight. Against a deployment whose database you cannot reach, pass
+// --email and --api-key of an administrator instead: every scenario then uses that user's
+// realm, and members are created in it through the API.
 //
 //   node bench/k6/setup.mjs --base-url http://127.0.0.1:9870 --external-host localhost:9870 \
 //     --database-url postgres://postgres@127.0.0.1:5432/chat
@@ -37,6 +40,10 @@ const HELP = `Usage: node bench/k6/setup.mjs --base-url URL [options]
   --mixed-users N          users per mixed realm (50)
   --mixed-channels N       channels per mixed realm (10)
   --mixed-messages N       messages seeded per mixed channel, for fetches and reactions (5)
+  --users-via cli|api      members by one bulk admin create-users per realm (cli, the
+                           default with --database-url: no passwords, API keys only) or
+                           through POST /users + POST /fetch_api_key (api: one password
+                           hash per user, ~2-10 users/s; the only way with --email)
   --concurrency N          API calls in flight while seeding (16)
   --out FILE               JSON output (default bench/results/k6-config.json, git-ignored;
                            a .env file with BASE_URL and BENCH_CONFIG goes next to it)
@@ -67,6 +74,9 @@ const concurrency = num('concurrency', 16);
 const outFile = path.resolve(args.out ?? path.join(REPO_ROOT, 'bench/results/k6-config.json'));
 const existing = args.email && args['api-key'] ? { email: args.email, apiKey: args['api-key'] } : null;
 if (!existing && !args['database-url']) throw new Error('pass --database-url (admin CLI) or --email and --api-key (existing realm)');
+const usersVia = args['users-via'] ?? (existing ? 'api' : 'cli');
+if (usersVia !== 'cli' && usersVia !== 'api') throw new Error('--users-via is cli or api');
+if (usersVia === 'cli' && existing) throw new Error('--users-via cli needs --database-url (the admin CLI writes to the database)');
 const stamp = Date.now().toString(36);
 const password = `k6-${Math.random().toString(36).slice(2)}-${stamp}`;
 const started = Date.now();
@@ -154,6 +164,8 @@ async function openRealm(subdomain) {
 
 /** Creates `count` members; the first `withKeys` get their API key fetched. */
 async function addUsers(realm, label, count, withKeys) {
+  if (count <= 0) return [];
+  if (usersVia === 'cli') return addUsersInBulk(realm, label, count, withKeys);
   const domain = `${label}.k6.example.com`;
   const prefix = existing ? `k6-${stamp}-` : '';
   const created = await mapConcurrent(Array.from({ length: count }, (_, i) => i), concurrency, async (i) => {
@@ -164,6 +176,33 @@ async function addUsers(realm, label, count, withKeys) {
     if ((i + 1) % 1000 === 0) log(`${label}: ${i + 1} of ${count} users`);
     return user;
   });
+  realm.users.push(...created);
+  realm.userCount = realm.users.length;
+  return created;
+}
+
+/**
+ * The fast path: one `admin create-users` writes every member in one transaction, then
+ * waits until the server has read them from its change journal (about once a second).
+ */
+async function addUsersInBulk(realm, label, count, withKeys) {
+  const out = await admin(['create-users', '--realm', realm.subdomain, '--count', String(count), '--email-prefix', 'user', '--email-domain', `${label}.k6.example.com`, '--full-name-prefix', `k6 ${label}`]);
+  if (!Array.isArray(out.users) || out.users.length !== count) throw new Error(`admin create-users: expected ${count} users in its output`);
+  const created = out.users.map((u, i) => ({ id: u.user_id, email: u.email, apiKey: i < withKeys ? u.api_key : '' }));
+  const last = created[created.length - 1];
+  for (let tries = 0; ; tries++) {
+    const known = await api(realm.host, realm.owner, 'GET', `/users/${last.id}`).then(
+      () => true,
+      (err) => {
+        if (/→ 4\d\d/.test(err.message)) return false;
+        throw err;
+      },
+    );
+    if (known) break;
+    if (tries >= 300) throw new Error(`the server did not load user ${last.id} within 30 s of admin create-users`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  log(`${label}: ${count} users created in bulk`);
   realm.users.push(...created);
   realm.userCount = realm.users.length;
   return created;
@@ -194,7 +233,7 @@ function forK6(realm) {
 }
 
 async function main() {
-  const config = { baseUrl: baseUrl.origin, createdAt: new Date().toISOString(), realms: {}, seeding: {} };
+  const config = { baseUrl: baseUrl.origin, createdAt: new Date().toISOString(), usersVia, realms: {}, seeding: {} };
   const timed = async (name, fn) => {
     const t0 = Date.now();
     const realm = await fn();

@@ -107,6 +107,8 @@ export interface DrainReport {
   expected: number;
   waitedMs: number;
   latency: LatencySummary;
+  /** Poll responses received since the agent started, all phases together. */
+  pollsSoFar: number;
 }
 
 export interface SubscribersResult {

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import type { LoopResult } from './agent-protocol.js';
 import { Agent } from './agents.js';
 import type { Endpoint } from './http-conn.js';
-import { CpuMeter, stopChild, trackChild } from './procs.js';
+import { CpuMeter, cpuMicrosPerOp, stopChild, trackChild } from './procs.js';
 import type { RequestSpec } from './request-spec.js';
 import { Samples, median, summarize, type LatencySummary } from './stats.js';
 
@@ -20,6 +20,10 @@ export interface ThroughputFigures {
   targetCpuPercent: number | null;
   /** CPU of the load generator, % of one core. */
   loadCpuPercent: number;
+  /** Successful requests in the measuring window. */
+  requests: number;
+  /** CPU time of the target's process tree per successful request, µs (null: unknown). */
+  cpuMicrosPerRequest: number | null;
   statuses: Record<string, number>;
   firstFailure?: string;
 }
@@ -51,10 +55,13 @@ export async function measureThroughput(
   const timer = setTimeout(() => meter.start(), settings.warmupMs);
   try {
     const result = await agent.result<LoopResult>();
+    const cpu = meter.read();
     return {
       requestsPerSecond: (result.ok * 1000) / result.windowMs,
       latency: result.latency,
-      targetCpuPercent: meter.stop(),
+      targetCpuPercent: cpu?.percent ?? null,
+      requests: result.ok,
+      cpuMicrosPerRequest: cpuMicrosPerOp(cpu, result.ok),
       loadCpuPercent: (100 * result.agentCpuMs) / result.windowMs,
       statuses: result.statuses,
       firstFailure: result.firstFailure,

@@ -1,5 +1,7 @@
 // Command-line flags of the runner, with the defaults of a full run and of --quick.
 
+import path from 'node:path';
+
 export type TargetMode = 'local' | 'cluster' | 'url';
 
 export const PHASES = ['uws', 'pg', 'sends', 'users-me', 'register', 'idle', 'render', 'cluster-overhead'] as const;
@@ -22,6 +24,8 @@ export interface BenchOptions {
   pgAdminUrl: string;
   redisUrl: string;
   keepDatabase: boolean;
+  /** Node flags for every server process spawned (e.g. --cpu-prof), from --cpu-prof DIR. */
+  serverNodeArgs: string[];
   /** Seconds of measurement per throughput phase, after warmupSeconds. */
   seconds: number;
   warmupSeconds: number;
@@ -80,6 +84,8 @@ Selection and plumbing
   --redis URL            REDIS_URL for --cluster and the cluster-overhead phase
                          (default redis://127.0.0.1:6379; that phase is n/a without it)
   --keep-db              do not drop the bench database at the end
+  --cpu-prof DIR         run every spawned server process (fronts and workers of a cluster
+                         too) under node --cpu-prof, writing its .cpuprofile files to DIR
 `;
 
 function parsePhases(value: string): Phase[] {
@@ -108,7 +114,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'cluster', 'url', 'email', 'api-key', 'host-header', 'seed', 'quick', 'seconds', 'warmup', 'connections',
     'senders', 'subscribers', 'channels', 'idle', 'queues-per-user', 'heartbeat', 'register-users',
     'register-channels', 'register-concurrency', 'seed-concurrency', 'seed-users', 'only', 'skip', 'port', 'pg',
-    'redis', 'keep-db',
+    'redis', 'keep-db', 'cpu-prof',
   ]);
   for (const key of flags.keys()) if (!known.has(key)) throw new Error(`unknown flag --${key}\n\n${USAGE}`);
 
@@ -168,6 +174,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     pgAdminUrl: text('pg') ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: text('redis') ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     keepDatabase: flags.has('keep-db'),
+    serverNodeArgs: text('cpu-prof') === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(text('cpu-prof') as string)],
     seconds: num('seconds', quick ? 3 : 10),
     warmupSeconds: num('warmup', quick ? 0.5 : 2),
     connections: Math.max(1, num('connections', 64)),

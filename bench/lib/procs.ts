@@ -119,7 +119,20 @@ export function openFileLimit(pid: number = process.pid): number | null {
   }
 }
 
-/** Measures the CPU a process tree uses over an interval, as a share of one core. */
+/** CPU a process tree used over an interval. */
+export interface CpuReading {
+  /** CPU time (user + system) summed over every process of the tree, ms. */
+  cpuMs: number;
+  wallMs: number;
+  /** cpuMs as a share of one core, %. */
+  percent: number;
+}
+
+/**
+ * Measures the CPU a process tree uses over an interval, from /proc: utime + stime of
+ * every process of the tree at start() and again at read(). Threads count with their
+ * process; a process that exits during the interval loses what it used.
+ */
 export class CpuMeter {
   private startCpu: number | null = null;
   private startWall = 0;
@@ -131,11 +144,24 @@ export class CpuMeter {
     this.startWall = performance.now();
   }
 
-  /** Percent of one core since start(), or null when unknown. */
-  stop(): number | null {
+  /** CPU since start(), or null when unknown (no pid, off Linux, or start() not called). */
+  read(): CpuReading | null {
     if (this.pid === undefined || this.startCpu === null) return null;
     const end = treeCpuMs(this.pid);
     if (end === null) return null;
-    return (100 * (end - this.startCpu)) / (performance.now() - this.startWall);
+    const cpuMs = end - this.startCpu;
+    const wallMs = performance.now() - this.startWall;
+    return { cpuMs, wallMs, percent: wallMs > 0 ? (100 * cpuMs) / wallMs : 0 };
   }
+
+  /** Percent of one core since start(), or null when unknown. */
+  stop(): number | null {
+    return this.read()?.percent ?? null;
+  }
+}
+
+/** CPU per operation in µs, or null when the CPU is unknown or nothing was done. */
+export function cpuMicrosPerOp(reading: CpuReading | null, operations: number): number | null {
+  if (!reading || operations <= 0) return null;
+  return (1000 * reading.cpuMs) / operations;
 }

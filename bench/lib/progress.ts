@@ -38,3 +38,9 @@ export function ms(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '–';
   return n >= 100 ? `${fmt(n, 0)} ms` : n >= 10 ? `${fmt(n, 1)} ms` : `${fmt(n, 2)} ms`;
 }
+
+/** A CPU time given in µs: "85 µs", "1.24 ms". */
+export function micros(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–';
+  return n >= 1000 ? ms(n / 1000) : n >= 10 ? `${fmt(n, 0)} µs` : `${fmt(n, 1)} µs`;
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ThroughputFigures } from './baselines.js';
 import { fmt, ms } from './progress.js';
 import type { Outcome, Row, RowResult, RunResults } from './results.js';
-import { clusterOverheadRows, info, naRow, ratioText, renderRows } from './rows.js';
+import { CLUSTER_CPU_BAR, barRow, clusterOverheadRows, cpuPerOperationRows, info, naRow, ratioText, renderRows } from './rows.js';
 import { REPO_ROOT, RESULTS_DIR } from './server.js';
 
 export const IDLE_BAR = 20_000;
@@ -17,17 +17,6 @@ function value<T>(o: Outcome<T> | undefined): T | undefined {
 
 function reason(o: Outcome<unknown> | undefined, fallback = 'skipped'): string {
   return o && !o.ok ? o.reason : fallback;
-}
-
-/** A row compared with a bar: `higherIsBetter` ratio ≥ limit, else ratio ≤ limit. */
-function barRow(measure: string, shown: string, figure: number, baseShown: string, base: number | undefined, limit: number, higherIsBetter: boolean, note?: string): Row {
-  const bar = `${higherIsBetter ? '≥' : '≤'} ${limit}×`;
-  if (base === undefined || !Number.isFinite(base) || base <= 0) {
-    return { measure, value: shown, baseline: 'n/a', ratio: '', bar, result: 'n/a', note: note ?? 'baseline missing', figure };
-  }
-  const r = figure / base;
-  const pass = higherIsBetter ? r >= limit : r <= limit;
-  return { measure, value: shown, baseline: baseShown, ratio: ratioText(r), bar, result: pass ? 'PASS' : 'MISS', note, figure, ratioValue: r };
 }
 
 function cpuNote(target: number | null | undefined, load: number | null | undefined, targetName: string): string {
@@ -210,7 +199,7 @@ export function buildRows(r: RunResults, opts: { connections: number; senders: n
     rows.push(naRow('POST /register p95', '≤ 3×', reason(r.workloads.register)));
   }
 
-  rows.push(...renderRows(r.workloads.render), ...clusterOverheadRows(r.workloads.clusterOverhead));
+  rows.push(...cpuPerOperationRows(r), ...renderRows(r.workloads.render), ...clusterOverheadRows(r.workloads.clusterOverhead));
 
   for (const s of r.seeding) {
     rows.push(info(`Seeding "${s.realm}" (${s.via})`, `${fmt(s.usersPerSecond, 1)} users/s`, `${fmt(s.users)} users, ${fmt(s.channels)} channels in ${fmt(s.seconds, 1)} s`));
@@ -260,23 +249,44 @@ Columns:
 - **Register p95**: POST /register on the register realm; ratio to JSON.stringify of that response. Bar ≤ 3×.
 - **Bars**: bars met of bars measured (PASS* counts as met at a smaller size).
 - **Render**: messages/s through the render pool (server's default thread count, \`render()\` with many in flight); ratio to rendering in-thread in the same run. No bar.
-- **Cluster**: ratios of a 1-front/1-worker cluster to one process, measured back to back in the same run: GET /users/me req/s, and channel sends/s. No bar.
+- **Cluster**: ratios of a 1-front/1-worker cluster to one process, measured back to back in the same run: GET /users/me req/s, and channel sends/s; then CPU per GET /users/me and per send with its deliveries (bar ≤ ${CLUSTER_CPU_BAR}×).
+- **CPU/op**: server CPU time (user + system over its process tree, from /proc) per GET /users/me (ratio to a uWS hello world answer), per channel send with its deliveries, per delivered message event, and per POST /register (ratio to JSON.stringify of its body).
 
-These two columns were added later; older lines leave them empty.
+Render and Cluster were added later, CPU/op later still; older lines leave them empty.
 
 n/a means the workload could not run (endpoint missing or failing); the JSON file says why.
 
-| Date | Commit | Mode | uWS req/s | PG tx/s | PG p99 ×N | Sends/s | Send p99 | S→R p99 | /users/me | Idle | Register p95 | Bars | Render | Cluster |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| Date | Commit | Mode | uWS req/s | PG tx/s | PG p99 ×N | Sends/s | Send p99 | S→R p99 | /users/me | Idle | Register p95 | Bars | Render | Cluster | CPU/op |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 `;
 
-/** "/users/me 0.85×, sends 0.90×" from the cluster-overhead rows. */
+/** "/users/me 0.85×, sends 0.90×; CPU/req 1.2×, CPU/send 1.1×" from the cluster-overhead rows. */
 function clusterCell(rows: Row[]): string {
   const ratio = (prefix: string) => rows.find((row) => row.measure.startsWith(prefix))?.ratioValue;
+  const shown = (r: number | undefined) => (r === undefined ? 'n/a' : ratioText(r));
   const me = ratio('Cluster 1f/1w GET /users/me (');
   const sends = ratio('Cluster 1f/1w sends/s');
   if (me === undefined && sends === undefined) return 'n/a';
-  return `/users/me ${me === undefined ? 'n/a' : ratioText(me)}, sends ${sends === undefined ? 'n/a' : ratioText(sends)}`;
+  const cpuMe = ratio('Cluster 1f/1w CPU per GET');
+  const cpuSend = ratio('Cluster 1f/1w CPU per send');
+  const cpu = cpuMe === undefined && cpuSend === undefined ? '' : `; CPU/req ${shown(cpuMe)}, CPU/send ${shown(cpuSend)}`;
+  return `/users/me ${shown(me)}, sends ${shown(sends)}${cpu}`;
+}
+
+/** "me 48 µs (3.1×), send 1.9 ms, event 37 µs, register 41 ms (1.1×)" from the CPU rows. */
+function cpuCell(rows: Row[]): string {
+  const parts: string[] = [];
+  for (const [prefix, label] of [
+    ['CPU per GET /users/me', 'me'],
+    ['CPU per channel send', 'send'],
+    ['CPU per delivered message', 'event'],
+    ['CPU per POST /register', 'register'],
+  ] as const) {
+    const row = rows.find((x) => x.measure.startsWith(prefix));
+    if (!row) continue;
+    parts.push(`${label} ${row.value}${row.ratioValue !== undefined && !prefix.includes('send') && !prefix.includes('delivered') ? ` (${ratioText(row.ratioValue)})` : ''}`);
+  }
+  return parts.length ? parts.join(', ') : 'n/a';
 }
 
 export function appendResultsLine(r: RunResults, rows: Row[]): void {
@@ -305,6 +315,7 @@ export function appendResultsLine(r: RunResults, rows: Row[]): void {
     `${passes}/${measured}`,
     cell(find('Render pool ×'), (n) => fmt(n)),
     clusterCell(rows),
+    cpuCell(rows),
   ];
   if (!existsSync(RESULTS_MD)) writeFileSync(RESULTS_MD, RESULTS_HEADER);
   appendFileSync(RESULTS_MD, `| ${line.join(' | ')} |\n`);

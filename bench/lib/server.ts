@@ -45,6 +45,8 @@ export interface SpawnSettings {
   runStamp: string;
   /** REDIS_PREFIX of a spawned cluster (default bench-<runStamp>:), so runs sharing a Redis stay apart. */
   redisPrefix?: string;
+  /** Node flags for the server process (a cluster's launcher hands them to its children). */
+  nodeArgs?: string[];
 }
 
 async function waitForHealth(baseUrl: string, host: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
@@ -90,7 +92,7 @@ async function spawnTarget(entry: string, args: string[], env: Record<string, st
   const logFile = path.join(RESULTS_DIR, `${settings.runStamp}-${label}.log`);
   const log = createWriteStream(logFile);
   const externalHost = `localhost:${settings.port}`;
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...(settings.nodeArgs ?? []), script, ...args], {
     cwd: REPO_ROOT,
     // Its own process group, so stopping it also stops whatever it forks.
     detached: true,
@@ -102,6 +104,8 @@ async function spawnTarget(entry: string, args: string[], env: Record<string, st
       DATABASE_URL: settings.databaseUrl,
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
       HEARTBEAT_SECONDS: String(settings.heartbeatSeconds),
+      // The benchmark measures throughput, not the API budget of one user.
+      RATE_LIMITS: process.env.RATE_LIMITS ?? 'off',
       ...env,
     },
   });

@@ -96,6 +96,7 @@ async function measureSide(
       // Its own log files and Redis prefix, apart from the run's main target.
       runStamp: `${runStamp}-overhead`,
       redisPrefix,
+      nodeArgs: opts.serverNodeArgs,
     };
     target = await step(`cluster-overhead: start ${label}`, () => start(settings), (t) => t.baseUrl);
     const running = target;

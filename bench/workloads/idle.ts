@@ -4,7 +4,7 @@
 import type { IdleResult, ParkedReport, RegisteredReport } from '../lib/agent-protocol.js';
 import { Agent } from '../lib/agents.js';
 import type { BenchOptions } from '../lib/options.js';
-import { openFileLimit } from '../lib/procs.js';
+import { CpuMeter, cpuMicrosPerOp, openFileLimit } from '../lib/procs.js';
 import { progress } from '../lib/progress.js';
 import { basicAuth } from '../lib/request-spec.js';
 import type { SeededRealm } from '../lib/seed.js';
@@ -31,6 +31,11 @@ export interface IdleWorkloadResult {
   rssRegisteredBytes: number | null;
   rssParkedBytes: number | null;
   agents: number;
+  /**
+   * Server CPU from when every poll was parked until the last round ended, per poll answer
+   * (a heartbeat event delivered, with the client's next poll), µs.
+   */
+  cpuMicrosPerAnswer: number | null;
 }
 
 const FD_RESERVE = 512;
@@ -90,8 +95,11 @@ export async function runIdle(target: Target, realm: SeededRealm, polls: number,
     const parkSeconds = (performance.now() - parkStart) / 1000;
     await new Promise((r) => setTimeout(r, 1000));
     const rssParkedBytes = await targetRssBytes(target);
+    const meter = new CpuMeter(target.pid);
+    meter.start();
     progress(`  ${parked} long-polls parked in ${parkSeconds.toFixed(1)}s; holding them for ${opts.heartbeatRounds} heartbeat rounds of ${heartbeatSeconds}s`);
     const results = await Promise.all(agents.map((a) => a.result<IdleResult>()));
+    const heldCpu = meter.read();
 
     const rounds = results[0].rounds.map((_, r) => {
       const per = results.map((res) => res.rounds[r]);
@@ -122,6 +130,7 @@ export async function runIdle(target: Target, realm: SeededRealm, polls: number,
       rssRegisteredBytes,
       rssParkedBytes,
       agents: agentCount,
+      cpuMicrosPerAnswer: cpuMicrosPerOp(heldCpu, rounds.reduce((n, r) => n + r.responses, 0)),
     };
   } finally {
     for (const a of agents) a.close();

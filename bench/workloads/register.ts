@@ -6,7 +6,7 @@ import { Agent } from '../lib/agents.js';
 import { ApiClient } from '../lib/api.js';
 import { measureStringify, type StringifyFigures } from '../lib/baselines.js';
 import type { BenchOptions } from '../lib/options.js';
-import { CpuMeter } from '../lib/procs.js';
+import { CpuMeter, cpuMicrosPerOp } from '../lib/procs.js';
 import { basicAuth, type Credentials, type RequestSpec } from '../lib/request-spec.js';
 import type { SeededRealm } from '../lib/seed.js';
 import { targetEndpoints, type Target } from '../lib/server.js';
@@ -17,8 +17,8 @@ export interface RegisterResult {
   subscriptions: number | null;
   bodyBytes: number;
   stringify: StringifyFigures;
-  serial: { requests: number; perSecond: number; latency: LatencySummary; serverCpuPercent: number | null };
-  storm: { concurrency: number; requests: number; perSecond: number; latency: LatencySummary; failed: number; serverCpuPercent: number | null };
+  serial: { requests: number; perSecond: number; latency: LatencySummary; serverCpuPercent: number | null; cpuMicrosPerRequest: number | null };
+  storm: { concurrency: number; requests: number; perSecond: number; latency: LatencySummary; failed: number; serverCpuPercent: number | null; cpuMicrosPerRequest: number | null };
 }
 
 function registerSpec(host: string, user: Credentials): RequestSpec {
@@ -42,9 +42,10 @@ async function closedLoop(target: Target, specs: RequestSpec[], connections: num
     durationMs: opts.seconds * 1000,
     timeoutMs: 120_000,
   });
-  const cpu = meter.stop();
+  const cpu = meter.read();
   requireSuccess(result);
-  return { result, cpu };
+  // The window has no warm-up: every request answered counts, the ones after it too.
+  return { result, cpu: cpu?.percent ?? null, cpuMicros: cpuMicrosPerOp(cpu, result.allOk) };
 }
 
 export async function runRegister(target: Target, realm: SeededRealm, opts: BenchOptions): Promise<RegisterResult> {
@@ -84,6 +85,7 @@ export async function runRegister(target: Target, realm: SeededRealm, opts: Benc
       perSecond: (serial.result.ok * 1000) / serial.result.windowMs,
       latency: serial.result.latency,
       serverCpuPercent: serial.cpu,
+      cpuMicrosPerRequest: serial.cpuMicros,
     },
     storm: {
       concurrency: opts.registerConcurrency,
@@ -92,6 +94,7 @@ export async function runRegister(target: Target, realm: SeededRealm, opts: Benc
       latency: storm.result.latency,
       failed: storm.result.failed,
       serverCpuPercent: storm.cpu,
+      cpuMicrosPerRequest: storm.cpuMicros,
     },
   };
 }

@@ -7,7 +7,7 @@ import type { DrainReport, LoopResult, OpenLoopResult, SubscriberQueue, Subscrib
 import { Agent } from '../lib/agents.js';
 import { ApiClient, mapConcurrent } from '../lib/api.js';
 import type { BenchOptions } from '../lib/options.js';
-import { CpuMeter } from '../lib/procs.js';
+import { CpuMeter, cpuMicrosPerOp } from '../lib/procs.js';
 import { progress } from '../lib/progress.js';
 import { basicAuth, formEncode, markerContent, type RequestSpec } from '../lib/request-spec.js';
 import type { SeededRealm } from '../lib/seed.js';
@@ -26,6 +26,8 @@ export interface SendsResult {
     delivery: DrainReport;
     serverCpuPercent: number | null;
     loadCpuPercent: number;
+    /** Server CPU over the measuring window per acknowledged send, µs. */
+    cpuMicrosPerSend: number | null;
   };
   halfRate: {
     targetRate: number;
@@ -39,8 +41,24 @@ export interface SendsResult {
     sendToReceive: LatencySummary;
     delivery: DrainReport;
     serverCpuPercent: number | null;
+    /**
+     * Server CPU from the first send of the open loop until every receipt was in: what the
+     * sends cost with their deliveries (the queues' events, the poll answers, the re-polls).
+     */
+    cost: SendCost | null;
   };
   subscriberPolls: SubscribersResult;
+}
+
+export interface SendCost {
+  cpuMs: number;
+  sends: number;
+  /** Message events received by the subscribers' queues. */
+  deliveries: number;
+  /** Poll answers the subscribers received (one answer may carry several events). */
+  pollAnswers: number;
+  cpuMicrosPerSend: number;
+  cpuMicrosPerDelivery: number | null;
 }
 
 function sendSpecs(realm: SeededRealm, senders: number, channels: string[], phase: string): RequestSpec[] {
@@ -91,7 +109,7 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
       timeoutMs: 30_000,
     });
     clearTimeout(meterTimer);
-    const saturatedCpu = meter.stop();
+    const saturatedCpu = meter.read();
     requireSuccess('saturating sends', saturated);
     const sendsPerSecond = (saturated.ok * 1000) / saturated.windowMs;
     progress(`  saturating sends: ${Math.round(sendsPerSecond)} sends/s; waiting for delivery to ${queues.length} queues`);
@@ -112,10 +130,21 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
       maxConnections: 512,
       timeoutMs: 30_000,
     });
-    const halfCpu = halfMeter.stop();
+    const halfCpu = halfMeter.read();
     requireSuccess('half-rate sends', half);
     subscribersAgent.command({ cmd: 'drain', phase: 'p2', expected: half.ok * queues.length, timeoutMs: 15_000 });
     const halfDelivery = await subscribersAgent.waitFor<DrainReport>('drained');
+    const withDeliveries = halfMeter.read();
+    const cost: SendCost | null = withDeliveries
+      ? {
+          cpuMs: withDeliveries.cpuMs,
+          sends: half.ok,
+          deliveries: halfDelivery.delivered,
+          pollAnswers: halfDelivery.pollsSoFar - saturatedDelivery.pollsSoFar,
+          cpuMicrosPerSend: (1000 * withDeliveries.cpuMs) / half.ok,
+          cpuMicrosPerDelivery: cpuMicrosPerOp(withDeliveries, halfDelivery.delivered),
+        }
+      : null;
     subscribersAgent.command({ cmd: 'stop' });
     const subscriberPolls = await subscribersAgent.result<SubscribersResult>();
 
@@ -129,8 +158,9 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
         failed: saturated.failed,
         firstFailure: saturated.firstFailure,
         delivery: saturatedDelivery,
-        serverCpuPercent: saturatedCpu,
+        serverCpuPercent: saturatedCpu?.percent ?? null,
         loadCpuPercent: (100 * saturated.agentCpuMs) / saturated.windowMs,
+        cpuMicrosPerSend: cpuMicrosPerOp(saturatedCpu, saturated.ok),
       },
       halfRate: {
         targetRate,
@@ -142,7 +172,8 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
         firstFailure: half.firstFailure,
         sendToReceive: halfDelivery.latency,
         delivery: halfDelivery,
-        serverCpuPercent: halfCpu,
+        serverCpuPercent: halfCpu?.percent ?? null,
+        cost,
       },
       subscriberPolls,
     };

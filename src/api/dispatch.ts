@@ -6,14 +6,17 @@ import { authenticateWebhook, INVALID_API_KEY } from '../auth/webhook.js';
 import type { RealmRegistry } from '../realm/registry.js';
 import type { ApiRequest, ApiResponse, HandlerOutcome, RequestHandler } from '../http/contract.js';
 import { errorResponse, internalErrorResponse, successBody } from '../http/envelope.js';
+import { apiErrorForFailure } from '../http/failures.js';
 import { RealmNotHereError } from '../realm/services.js';
 import { BotType } from '../model/types.js';
 import type { User } from '../model/types.js';
 import type { Logger } from '../log.js';
-import { routeTable } from './routes.js';
+import { fileRouteTable, routeTable } from './routes.js';
+import type { FileToServe } from '../http/contract.js';
 import { hasJsonText, spliceJson } from '../http/jsonText.js';
 import { authenticateJsonRequest } from './sessionRequest.js';
 import type { SessionRow } from '../db/sessions.js';
+import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore } from '../auth/rateLimit.js';
 
 /**
  * Per parameter spec: the values of the parameters whose absence parses to a plain value
@@ -51,8 +54,21 @@ function parseRequestParams(spec: ParamSpec, raw: RawParams, pathParams: Record<
 /** The envelope of a failed request; a failure that is not an API error is logged, not shown. */
 function failure(err: unknown, log: Logger, req: ApiRequest, route?: string): ApiResponse {
   if (err instanceof ApiError) return errorResponse(err);
+  const known = apiErrorForFailure(err);
+  if (known) {
+    log.warn({ err, reqId: req.id, route, status: known.status }, 'request failed in a driver');
+    return errorResponse(known);
+  }
   log.error({ err, reqId: req.id, route }, 'unhandled error');
   return internalErrorResponse();
+}
+
+/** GET /events parks until there is something to say: limiting it would only delay events. */
+const notLimited = (method: string, route: string) => method === 'GET' && route === '/events';
+
+export interface RateLimiting {
+  rules: RateLimitRules;
+  store: RateLimitStore;
 }
 
 export class WorkerRequestHandler implements RequestHandler {
@@ -61,13 +77,41 @@ export class WorkerRequestHandler implements RequestHandler {
     private readonly log: Logger,
     /** Catches up on users created by other processes before an unknown key is refused. */
     private readonly refreshUsers: () => Promise<void> = async () => {},
+    private readonly limiting: RateLimiting = { rules: parseRateLimits('off'), store: new MemoryRateLimitStore() },
   ) {}
+
+  /**
+   * Spends one request of the caller's budget: a user's (Zulip's api_by_user) or, without
+   * credentials, the address's (api_by_ip). Over budget: 429 RATE_LIMIT_HIT. Authenticated
+   * answers carry the X-RateLimit headers. A store out of reach lets the request through.
+   */
+  private async spend(user: User | null, req: ApiRequest, route: string): Promise<Record<string, string> | undefined> {
+    if (notLimited(req.method, route)) return undefined;
+    const rule = user ? this.limiting.rules.api_by_user : this.limiting.rules.api_by_ip;
+    if (!rule) return undefined;
+    const key = user ? `user:${user.realmId}:${user.id}` : `ip:${req.remoteAddress ?? 'unknown'}`;
+    let verdict;
+    try {
+      verdict = await this.limiting.store.take(key, rule);
+    } catch (err) {
+      this.log.warn({ err, reqId: req.id }, 'rate limit store unavailable; request allowed');
+      return undefined;
+    }
+    if (!verdict.allowed) {
+      const hit = rateLimitHit(verdict.retryAfter);
+      throw new ApiError(hit.code, hit.message, hit.status, hit.extra, { ...hit.headers, ...(user ? rateLimitHeaders(verdict) : {}) });
+    }
+    return user ? rateLimitHeaders(verdict) : undefined;
+  }
 
   async handle(req: ApiRequest): Promise<HandlerOutcome> {
     let user: User | null = null;
     let route: string | undefined;
+    let limitHeaders: Record<string, string> | undefined;
     try {
-      const match = routeTable.match(req.method, req.path);
+      const isFile = req.prefix === 'file';
+      // A HEAD of a file is checked as its GET (the front then sends the headers only).
+      const match = isFile ? fileRouteTable.match(req.method === 'HEAD' ? 'GET' : req.method, req.path) : routeTable.match(req.method, req.path);
       if (match.kind === 'found' && match.endpoint.only === 'json' && req.prefix !== 'json') {
         throw new ApiError('BAD_REQUEST', 'Not found', 404);
       }
@@ -88,7 +132,7 @@ export class WorkerRequestHandler implements RequestHandler {
       if (endpoint.auth === 'webhook') {
         const login = () => authenticateWebhook(actor, req.params.api_key, req.authorization);
         user = await this.withRefresh(login);
-      } else if (req.prefix === 'json') {
+      } else if (req.prefix === 'json' || (isFile && !req.authorization)) {
         ({ user, session } = await authenticateJsonRequest(actor, req, endpoint.auth));
       } else if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
         user = await this.withRefresh(() => authenticate(actor, req.authorization));
@@ -97,9 +141,13 @@ export class WorkerRequestHandler implements RequestHandler {
           throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
         }
       }
+      limitHeaders = await this.spend(user, req, route);
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
       const cookies: string[] = [];
-      const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies });
+      let file: FileToServe | undefined;
+      const serve = (f: FileToServe) => (file = f);
+      const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies, serve });
+      if (file) return { kind: 'response', res: { status: 200, body: successBody(), file, route, userId: user?.id } };
       const body = successBody(result);
       // Webhooks take the tool's own options; Zulip reports no ignored parameters for them.
       if (ignored.length && endpoint.auth !== 'webhook') body.ignored_parameters_unsupported = ignored;
@@ -108,10 +156,13 @@ export class WorkerRequestHandler implements RequestHandler {
         ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
         : { status: 200, body, route, userId: user?.id };
       if (cookies.length) res.cookies = cookies;
+      if (limitHeaders) res.headers = { ...res.headers, ...limitHeaders };
       return { kind: 'response', res };
     } catch (err) {
       if (err instanceof RealmNotHereError) return { kind: 'not_here', reason: err.message };
-      return { kind: 'response', res: { ...failure(err, this.log, req, route), route, userId: user?.id } };
+      const res = failure(err, this.log, req, route);
+      if (limitHeaders) res.headers = { ...res.headers, ...limitHeaders };
+      return { kind: 'response', res: { ...res, route, userId: user?.id } };
     }
   }
 

@@ -2,7 +2,7 @@
 // Handlers read from the actor's memory and call actions for every change.
 import type { Args, ParamSpec } from '../http/params.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { ApiRequest } from '../http/contract.js';
+import type { ApiRequest, FileToServe } from '../http/contract.js';
 import type { User } from '../model/types.js';
 import type { SessionRow } from '../db/sessions.js';
 
@@ -22,6 +22,8 @@ export interface Ctx<P extends ParamSpec, A extends AuthMode> {
   session?: SessionRow;
   /** Set-Cookie values the response carries (login, logout). */
   cookies: string[];
+  /** Answers with a stored file instead of a JSON body (the front streams it). */
+  serve: (file: FileToServe) => void;
 }
 
 export type Body = Record<string, unknown>;
@@ -30,8 +32,11 @@ export interface Endpoint {
   method: Method;
   path: string;
   auth: AuthMode;
-  /** `json`: served only under /json (the web client's login and logout). */
-  only?: 'json';
+  /**
+   * `json`: served only under /json (the web client's login and logout); `file`: only as a
+   * file under /user_uploads/ (see api/uploads.ts), never under an API prefix.
+   */
+  only?: 'json' | 'file';
   params: ParamSpec;
   handler: (ctx: Ctx<ParamSpec, AuthMode>) => Promise<Body>;
 }
@@ -40,7 +45,7 @@ export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
   method: Method;
   path: string;
   auth: A;
-  only?: 'json';
+  only?: 'json' | 'file';
   params: P;
   handler: (ctx: Ctx<P, A>) => Promise<Body>;
 }): Endpoint {

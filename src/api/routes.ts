@@ -34,6 +34,7 @@ import { personalEndpoints } from './personal.js';
 import { messageExtraEndpoints } from './message_extras.js';
 import { subscriptionChangeEndpoints } from './subscription_changes.js';
 import { pushTestEndpoints } from './push_test.js';
+import { fileEndpoints, uploadEndpoints } from './uploads.js';
 import { compilePattern, matchPattern, specificity, splitPath, type CompiledPattern } from '../http/match.js';
 
 export const endpoints: Endpoint[] = [
@@ -70,6 +71,7 @@ export const endpoints: Endpoint[] = [
   ...messageExtraEndpoints,
   ...subscriptionChangeEndpoints,
   ...pushTestEndpoints,
+  ...uploadEndpoints,
 ];
 
 interface RouteGroup {
@@ -121,3 +123,6 @@ export class RouteTable {
 }
 
 export const routeTable = new RouteTable(endpoints);
+
+/** The files under /user_uploads/ (requests with the `file` prefix): a table of their own. */
+export const fileRouteTable = new RouteTable(fileEndpoints);

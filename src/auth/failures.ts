@@ -1,35 +1,27 @@
-// Counts failed logins per key in a sliding window and refuses further tries past the limit.
-import { ApiError } from '../model/errors.js';
+// Failed password checks per key (a username, a user), limited by Zulip's
+// authenticate_by_username rule: a token bucket of the API limiter's kind (rateLimit.ts),
+// spent by each failure and looked at before each try.
+import { DEFAULT_RATE_LIMITS, rateLimitHit, TokenBuckets, type RateRule } from './rateLimit.js';
 
 export class FailureLimiter {
-  private readonly attempts = new Map<string, number[]>();
+  private readonly buckets = new TokenBuckets();
+  private readonly rule: RateRule;
 
-  constructor(private readonly limit: number, private readonly windowSeconds: number) {}
-
-  private recent(key: string, now: number): number[] {
-    const cutoff = now - this.windowSeconds * 1000;
-    const list = (this.attempts.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) this.attempts.set(key, list);
-    else this.attempts.delete(key);
-    return list;
+  constructor(rule: RateRule | null = DEFAULT_RATE_LIMITS.authenticate_by_username) {
+    // No rule: a bucket no failure can empty.
+    this.rule = rule ?? { requests: Number.MAX_SAFE_INTEGER, seconds: 1 };
   }
 
   check(key: string, now = Date.now()): void {
-    const list = this.recent(key, now);
-    if (list.length >= this.limit) {
-      const retryAfter = Math.max(1, Math.ceil((list[0]! + this.windowSeconds * 1000 - now) / 1000));
-      throw new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': retryAfter }, {
-        'Retry-After': String(retryAfter),
-      });
-    }
+    const v = this.buckets.peek(key, this.rule, now);
+    if (!v.allowed) throw rateLimitHit(v.retryAfter);
   }
 
   record(key: string, now = Date.now()): void {
-    this.recent(key, now).push(now);
-    if (!this.attempts.has(key)) this.attempts.set(key, [now]);
+    this.buckets.take(key, this.rule, now);
   }
 
   clear(key: string): void {
-    this.attempts.delete(key);
+    this.buckets.clear(key);
   }
 }

@@ -15,6 +15,16 @@ export interface HubLimits {
   heartbeatSeconds: number;
   maxEvents: number;
   maxBytes: number;
+  /** Process-wide tallies the hubs of one process add to (exported as metrics). */
+  counters?: HubCounters;
+}
+
+/** What the event hubs of a process have done since it started. */
+export interface HubCounters {
+  /** Events put into a queue (one per queue that received it). */
+  eventsDelivered: number;
+  /** Queues dropped because they outgrew their limits (their clients must register again). */
+  queuesOverflowed: number;
 }
 
 /**
@@ -186,8 +196,10 @@ export class EventHub {
       // Unbounded growth is worse than a re-register: drop the queue; its client sees
       // BAD_EVENT_QUEUE_ID on the next poll and registers again.
       this.delete(queue);
+      if (this.limits.counters) this.limits.counters.queuesOverflowed++;
       return false;
     }
+    if (this.limits.counters) this.limits.counters.eventsDelivered++;
     this.onQueueChange?.(queue, 'event');
     return true;
   }

@@ -10,9 +10,10 @@ export interface ApiRequest {
   path: string;
   /**
    * `json` for the web client's `/json/...` paths, which authenticate by session cookie and
-   * need a CSRF token on every non-GET request; absent for `/api/v1/...` (HTTP Basic).
+   * need a CSRF token on every non-GET request; `file` for the files under `/user_uploads/`
+   * (outside the API prefixes: HTTP Basic or the session cookie); absent for `/api/v1/...`.
    */
-  prefix?: 'json';
+  prefix?: 'json' | 'file';
   params: Record<string, string>;
   subdomain: string;
   authorization?: string;
@@ -27,13 +28,37 @@ export interface ApiRequest {
    */
   headers?: Record<string, string>;
   rawBody?: string;
-  /** The session cookie's value (sent only on `/json` requests). */
+  /** Files of a multipart body, already in storage under staging keys (see upload.ts). */
+  files?: UploadedFile[];
+  /** The session cookie's value (sent only on `/json` and file requests). */
   sessionId?: string;
   /** The X-CSRFToken header. */
   csrfToken?: string;
   /** The Origin and Host headers, for the CSRF origin check of `/json` requests. */
   origin?: string;
   host?: string;
+}
+
+/** A file part of a request, stored by the front before the request reaches the worker. */
+export interface UploadedFile {
+  /** The form field it came in. */
+  field: string;
+  /** Its staging key in the uploads area; the worker moves it to keep it. */
+  key: string;
+  /** The name the client gave it, not yet sanitised. */
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+/** A stored file the front streams to the client in place of a JSON body. */
+export interface FileToServe {
+  area: 'uploads' | 'avatars';
+  key: string;
+  contentType: string;
+  /** `inline` or `attachment; filename*=…`. */
+  disposition: string;
+  cacheControl: string;
 }
 
 export interface ApiResponse {
@@ -51,6 +76,8 @@ export interface ApiResponse {
   userId?: number;
   /** Set-Cookie values (login and logout of the web client). */
   cookies?: string[];
+  /** A file to serve (a successful GET of `/user_uploads/…`): the front streams it from storage. */
+  file?: FileToServe;
 }
 
 /**

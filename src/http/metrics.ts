@@ -92,6 +92,18 @@ export class Metrics {
     });
   }
 
+  /**
+   * A counter kept elsewhere (a plain number that only grows), read when metrics are scraped:
+   * one series, or one per key under `label`.
+   */
+  counter(name: string, help: string, read: () => number | Record<string, number>, label = 'key'): void {
+    scrapedMetric(this.registry, name, help, 'counter', () => {
+      const v = read();
+      if (typeof v === 'number') return [{ labels: {}, value: v }];
+      return Object.entries(v).map(([k, n]) => ({ labels: { [label]: k }, value: n }));
+    });
+  }
+
   text(): Promise<string> {
     return this.registry.metrics();
   }

@@ -27,9 +27,16 @@ const jsonOrString = (v: unknown) => {
   return v;
 };
 
+/**
+ * The widest integer a parameter takes (what a JavaScript number holds exactly); a larger one
+ * is refused as not an integer. Fields with a narrower domain (durations added to dates) bound
+ * themselves.
+ */
+export const MAX_INT_PARAM = Number.MAX_SAFE_INTEGER;
+
 export const p = {
   string: () => z.string(),
-  int: () => z.preprocess(toInt, z.number().int().safe()),
+  int: () => z.preprocess(toInt, z.number().int().min(-MAX_INT_PARAM).max(MAX_INT_PARAM)),
   bool: () => z.preprocess(toBool, z.boolean()),
   /** A JSON value inside a form field (arrays, objects, numbers). */
   json: <T extends z.ZodType>(schema: T) => z.preprocess(fromJson, schema),
@@ -58,6 +65,32 @@ function describeIssue(name: string, issue: z.core.$ZodIssue): string {
   return `Invalid ${name}`;
 }
 
+/**
+ * Postgres text cannot hold NUL, and Zulip refuses it in every text parameter (its
+ * `check_string` family): a NUL sent as is, or inside JSON as `\u0000`, is refused before a
+ * handler runs. Other control characters are left to each field's own rules (topics and
+ * channel names refuse them, message content keeps tabs and newlines), as Zulip does.
+ */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (k.includes('\0') || containsNul(v)) return true;
+  }
+  return false;
+}
+
+const NUL_MESSAGES: Record<string, string> = {
+  content: 'Message must not contain null bytes',
+};
+
+function refuseNul(name: string, raw: unknown, parsed: unknown): void {
+  if (typeof raw !== 'string') return;
+  const direct = raw.includes('\0');
+  if (!direct && !(raw.includes('\\u0000') && containsNul(parsed))) return;
+  throw new ApiError('BAD_REQUEST', NUL_MESSAGES[name] ?? `${name} contains NULL (0x00) characters.`, 400, { var_name: name });
+}
+
 export function parseParams<P extends ParamSpec>(
   spec: P,
   raw: RawParams,
@@ -67,6 +100,7 @@ export function parseParams<P extends ParamSpec>(
   for (const [name, schema] of Object.entries(spec)) {
     const value = name in pathParams ? pathParams[name] : raw[name];
     const parsed = schema.safeParse(value);
+    refuseNul(name, value, parsed.success ? parsed.data : undefined);
     if (!parsed.success) {
       if (value === undefined) throw missingArgument(name);
       const issue = parsed.error.issues[0]!;

@@ -11,11 +11,16 @@ import type { ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
 import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
+import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
 import { WebAssets } from './static.js';
-import { jsonRequestFields } from './session.js';
+import { jsonRequestFields, readCookie, sessionCookieName } from './session.js';
+import { createStorage, type FileStorage } from '../storage/index.js';
+import { checkKey } from '../storage/types.js';
+import { StreamingMultipart } from './upload.js';
+import { serveFile } from './fileResponse.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
@@ -30,6 +35,8 @@ export interface FrontOptions {
   metrics: Metrics;
   /** Extra plain-text endpoints outside /api/v1 (health, metrics). */
   health: () => Record<string, unknown>;
+  /** Where uploaded files go (default: the one the configuration names). */
+  storage?: FileStorage;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -37,10 +44,16 @@ export const API_PREFIX = '/api/v1';
 const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
 /** The web client's API: the same endpoints, authenticated by session cookie (see session.ts). */
 export const JSON_PREFIX = '/json';
+/** Uploaded files, served after the worker checked access (outside the API prefixes, as in Zulip). */
+const UPLOADS_PREFIX = '/user_uploads/';
+/** Avatars, custom emoji, realm icons and logos: public to whoever has the URL, as in Zulip. */
+const AVATARS_PREFIX = '/user_avatars/';
 
 interface Pending {
   aborted: boolean;
   res: HttpResponse;
+  /** A HEAD request: answered as its GET, with the GET's headers and length but no body. */
+  head?: boolean;
 }
 
 /** Status lines, built once: `200 OK`. */
@@ -61,7 +74,14 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
     res.writeHeader('Content-Type', contentType);
     if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
     if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
-    res.end(text);
+    // The GET's length by hand: uWebSockets' endWithoutBody(length) leaves the connection
+    // unusable for the next request on it; a plain header keeps keep-alive working.
+    if (p.head) {
+      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
+      res.endWithoutBody();
+    } else {
+      res.end(text);
+    }
   });
 }
 
@@ -73,18 +93,41 @@ const REQUEST_ID_PREFIX = randomUUID().slice(0, 13);
 let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 
+/** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
+const normalizeAddress = (a: string) => a.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+
+/**
+ * The client's address: the connection's peer, unless the peer is a trusted reverse proxy;
+ * then the nearest address in X-Forwarded-For that is not itself a trusted proxy (the ones to
+ * its left were written by the client and prove nothing).
+ */
+export function clientAddress(peer: string, forwardedFor: string, trusted: Set<string>): string {
+  let address = normalizeAddress(peer);
+  if (!trusted.has(address) || !forwardedFor) return address;
+  const hops = forwardedFor.split(',').map((h) => normalizeAddress(h.trim())).filter(Boolean);
+  while (hops.length) {
+    address = hops.pop()!;
+    if (!trusted.has(address)) break;
+  }
+  return address;
+}
+
 export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
   private readonly web = new WebAssets();
+  private readonly storage: FileStorage;
   private inFlight = 0;
   private draining = false;
+  private readonly trustedProxies: Set<string>;
   port = 0;
 
   constructor(private readonly o: FrontOptions) {
+    this.trustedProxies = new Set(o.config.TRUSTED_PROXIES.split(',').map((a) => normalizeAddress(a.trim())).filter(Boolean));
+    this.storage = o.storage ?? createStorage(o.config);
     this.app = App();
-    this.app.get('/health', (res) => {
-      const p = { res, aborted: false };
+    const health = (res: HttpResponse, req: import('uWebSockets.js').HttpRequest) => {
+      const p: Pending = { res, aborted: false, head: req.getMethod() === 'head' };
       res.onAborted(() => (p.aborted = true));
       if (this.draining) {
         const r = errorResponse(new ApiError('SERVER_NOT_READY', 'Server is shutting down', 503));
@@ -92,7 +135,9 @@ export class FrontServer {
       } else {
         send(p, 200, successBody(o.health()));
       }
-    });
+    };
+    this.app.get('/health', health);
+    this.app.head('/health', health);
     this.app.get('/metrics', (res) => {
       const p = { res, aborted: false };
       res.onAborted(() => (p.aborted = true));
@@ -131,9 +176,11 @@ export class FrontServer {
 
   private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
     const started = performance.now();
-    const p: Pending = { res, aborted: false };
+    const requested = req.getMethod().toUpperCase();
+    const p: Pending = { res, aborted: false, head: requested === 'HEAD' };
     const id = nextRequestId();
-    const method = req.getMethod().toUpperCase();
+    // HEAD is GET without the body (as Django answers it for Zulip).
+    const method = p.head ? 'GET' : requested;
     const url = req.getUrl();
     const query = req.getQuery() ?? '';
     const host = req.getHeader('host');
@@ -142,9 +189,19 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+    const remoteAddress = clientAddress(
+      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+      req.getHeader('x-forwarded-for'),
+      this.trustedProxies,
+    );
     const isJson = url.startsWith(JSON_PREFIX + '/');
-    const session = isJson ? jsonRequestFields(this.o.config, (name) => req.getHeader(name)) : undefined;
+    const isFile = url.startsWith(UPLOADS_PREFIX);
+    const range = isFile ? req.getHeader('range') : '';
+    const session = isJson
+      ? jsonRequestFields(this.o.config, (name) => req.getHeader(name))
+      : isFile
+        ? { prefix: 'file' as const, sessionId: readCookie(req.getHeader('cookie'), sessionCookieName(this.o.config)) }
+        : undefined;
     const subdomain = subdomainFromHost(this.o.config, host);
     // Incoming webhooks read their tool's headers and exact body; other requests need neither.
     const webhook = url.startsWith(WEBHOOK_PREFIX);
@@ -157,10 +214,18 @@ export class FrontServer {
     let userId: number | undefined;
 
     const finish = (r: ApiResponse) => {
-      send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
+      if (r.file && r.status === 200) {
+        serveFile(this.storage, p, r.file, { method: requested, range }, () => send(p, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
+          this.o.log.error({ err, reqId: id }, 'serving a file failed');
+          const e = internalErrorResponse();
+          send(p, e.status, e.body);
+        });
+      } else {
+        send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
+      }
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
-      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
     const fail = (err: ApiError) => finish(errorResponse(err));
 
@@ -171,17 +236,25 @@ export class FrontServer {
       if (counted) this.inFlight--;
       counted = false;
     };
+    let onAbort: (() => void) | null = null;
     res.onAborted(() => {
       p.aborted = true;
+      onAbort?.();
       release(); // a client that leaves mid-upload never sends its last chunk
       this.o.router.cancel(id, subdomain);
     });
 
-    if (!isJson && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
+    if (url.startsWith(AVATARS_PREFIX) && method === 'GET') {
+      return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), requested, fail);
+    }
+    if (!isJson && !isFile && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
       return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
     }
-    const path = isJson ? url.slice(JSON_PREFIX.length) : url.slice(API_PREFIX.length) || '/';
-    if (contentLength > this.o.config.MAX_BODY_BYTES) {
+    const path = isJson ? url.slice(JSON_PREFIX.length) : isFile ? url : url.slice(API_PREFIX.length) || '/';
+    const multipart = !webhook && !isFile && /^multipart\/form-data\b/i.test(contentType);
+    // A multipart body may carry a file: room for the largest file and the other parts.
+    const maxBody = multipart ? this.o.config.MAX_BODY_BYTES + this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 64 * 1024 : this.o.config.MAX_BODY_BYTES;
+    if (contentLength > maxBody) {
       return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
 
@@ -191,6 +264,69 @@ export class FrontServer {
     let received = 0;
     this.inFlight++;
     counted = true;
+    const dispatch = (apiReq: ApiRequest, after?: () => Promise<void>) => {
+      this.o.router.dispatch(apiReq).then(
+        (r) => {
+          release();
+          userId = r.userId;
+          if (r.route) routeLabel = r.route;
+          finish(r);
+        },
+        (err: unknown) => {
+          release();
+          const known = apiErrorForFailure(err);
+          if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
+          finish(known ? errorResponse(known) : internalErrorResponse());
+        },
+      ).finally(() => after?.().catch((err: unknown) => this.o.log.warn({ err, reqId: id }, 'removing staged uploads failed')));
+    };
+    const baseRequest = () => ({ id, method, path, subdomain, authorization, userAgent, idempotencyKey, remoteAddress, ...session });
+    if (multipart) {
+      let form: StreamingMultipart;
+      try {
+        form = new StreamingMultipart(this.storage, contentType, parseQuery(query), {
+          fileBytes: this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024,
+          fieldBytes: this.o.config.MAX_BODY_BYTES,
+        });
+      } catch (err) {
+        release();
+        return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+      }
+      onAbort = () => {
+        form.abort();
+        void form.cleanup();
+      };
+      res.onData((chunk, isLast) => {
+        if (p.aborted) return;
+        received += chunk.byteLength;
+        if (received > maxBody) {
+          release();
+          form.abort();
+          void form.cleanup();
+          return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+        }
+        // uWS reuses the chunk's memory after this call: the parser gets a copy.
+        if (!form.write(Buffer.from(chunk.slice(0))) && !isLast) {
+          res.pause();
+          void form.drained().then(() => {
+            if (!p.aborted) res.resume();
+          });
+        }
+        if (!isLast) return;
+        form.end().then(
+          () => {
+            if (p.aborted) return void form.cleanup();
+            dispatch({ ...baseRequest(), params: form.params, files: form.files }, () => form.cleanup());
+          },
+          (err: unknown) => {
+            release();
+            void form.cleanup();
+            fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+          },
+        );
+      });
+      return;
+    }
     res.onData((chunk, isLast) => {
       if (p.aborted) return;
       received += chunk.byteLength;
@@ -218,25 +354,34 @@ export class FrontServer {
         release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
-      const apiReq: ApiRequest = {
-        id, method, path, params, subdomain,
-        authorization, userAgent, idempotencyKey, remoteAddress,
-        ...session,
-        ...(webhook ? { headers, rawBody } : {}),
-      };
-      this.o.router.dispatch(apiReq).then(
-        (r) => {
-          release();
-          userId = r.userId;
-          if (r.route) routeLabel = r.route;
-          finish(r);
-        },
-        (err: unknown) => {
-          release();
-          this.o.log.error({ err, reqId: id }, 'dispatch failed');
-          finish(internalErrorResponse());
-        },
-      );
+      dispatch({ ...baseRequest(), params, ...(webhook ? { headers, rawBody } : {}) });
+    });
+  }
+
+  /** A public image (avatar, emoji, realm icon or logo): served straight from storage. */
+  private serveAvatar(p: Pending, rest: string, method: string, fail: (err: ApiError) => void): void {
+    let key: string;
+    try {
+      key = rest.split('/').map(decodeURIComponent).join('/');
+      checkKey(key);
+    } catch {
+      return fail(fileNotFound());
+    }
+    const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+    const file = {
+      area: 'avatars' as const,
+      key,
+      contentType: IMAGE_TYPES[ext] ?? 'application/octet-stream',
+      disposition: 'inline',
+      cacheControl: 'public, max-age=31536000, immutable',
+    };
+    serveFile(this.storage, p, file, { method, range: '' }, () => fail(fileNotFound())).catch((err: unknown) => {
+      this.o.log.error({ err }, 'serving an avatar failed');
+      fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
     });
   }
 }
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+const fileNotFound = () => new ApiError('BAD_REQUEST', 'File not found', 404);

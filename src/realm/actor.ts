@@ -31,8 +31,9 @@ export class RealmActor {
       heartbeatSeconds: c.HEARTBEAT_SECONDS,
       maxEvents: c.QUEUE_MAX_EVENTS,
       maxBytes: c.QUEUE_MAX_BYTES,
+      counters: services.counters,
     });
-    this.sendQueue = new SendQueue(sql);
+    this.sendQueue = new SendQueue(sql, services.counters);
   }
 
   get realm(): RealmRecord {

@@ -18,6 +18,18 @@ export interface PreparedSend {
   undo(): void;
 }
 
+/** What the send queues of a process have done since it started (exported as metrics). */
+export interface SendCounters {
+  /** Sends committed (and announced). */
+  messagesCommitted: number;
+  /** Batch statements run, failed ones included (a failed batch retried one by one adds one per try). */
+  batches: number;
+  /** Time the batch statements took, summed, in seconds. */
+  commitSeconds: number;
+  /** Sends whose write failed. */
+  sendsFailed: number;
+}
+
 interface Entry {
   send: PreparedSend;
   resolve: () => void;
@@ -28,7 +40,10 @@ export class SendQueue {
   private pending: Entry[] = [];
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly counters?: SendCounters,
+  ) {}
 
   /** Queues a checked send; resolves once it is committed and announced. */
   submit(send: PreparedSend): Promise<void> {
@@ -76,7 +91,19 @@ export class SendQueue {
     }
   }
 
-  private write(sends: PreparedSend[]): Promise<void> {
+  private async write(sends: PreparedSend[]): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.insert(sends);
+    } finally {
+      if (this.counters) {
+        this.counters.batches++;
+        this.counters.commitSeconds += (performance.now() - started) / 1000;
+      }
+    }
+  }
+
+  private insert(sends: PreparedSend[]): Promise<void> {
     return insertMessageBatch(
       this.sql,
       sends.map((s) => s.message),
@@ -87,6 +114,7 @@ export class SendQueue {
   }
 
   private finish(entries: Entry[]): void {
+    if (this.counters) this.counters.messagesCommitted += entries.length;
     for (const entry of entries) {
       try {
         entry.send.afterCommit();
@@ -98,6 +126,7 @@ export class SendQueue {
   }
 
   private fail(entry: Entry, err: unknown): void {
+    if (this.counters) this.counters.sendsFailed++;
     entry.send.undo();
     entry.reject(err);
   }

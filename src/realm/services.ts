@@ -4,6 +4,16 @@ import type { Sql } from '../db/connect.js';
 import type { Logger } from '../log.js';
 import type { RenderPool } from '../render/pool.js';
 import type { ServerJobQueue } from '../jobs/payloads.js';
+import type { FileStorage } from '../storage/index.js';
+import type { HubCounters } from '../events/hub.js';
+import type { SendCounters } from './sendQueue.js';
+
+/** Tallies the actors of one process add to since it started; exported as metrics. */
+export type WorkerCounters = HubCounters & SendCounters;
+
+export function newWorkerCounters(): WorkerCounters {
+  return { eventsDelivered: 0, queuesOverflowed: 0, messagesCommitted: 0, batches: 0, commitSeconds: 0, sendsFailed: 0 };
+}
 
 export interface Services {
   config: Config;
@@ -13,6 +23,10 @@ export interface Services {
   render: RenderPool;
   /** Side effects off the request path (push notifications, retention): BullMQ or in-process. */
   jobs: ServerJobQueue;
+  /** Uploaded files, avatars and emoji: a local directory or S3-compatible storage. */
+  storage: FileStorage;
+  /** Process-wide counters (sends, deliveries) for the metrics; optional for tools and tests. */
+  counters?: WorkerCounters;
 }
 
 /**

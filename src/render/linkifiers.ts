@@ -183,7 +183,9 @@ export function validateLinkifier(pattern: string, urlTemplate: string): Linkifi
     if (err instanceof LinkifierPatternError) {
       return { ok: false, field: 'pattern', msg: `Bad regular expression: ${err.message}` };
     }
-    throw err;
+    // The guarded step: whatever else compiling throws (a pattern too deep or too large for
+    // the engine) is the pattern's fault, worded as Zulip's re2 words it.
+    return { ok: false, field: 'pattern', msg: 'Bad regular expression: pattern too large - compile failed' };
   }
   let variables: string[];
   try {
@@ -251,8 +253,9 @@ export function compileLinkifier(linkifier: RenderLinkifier): CompiledLinkifier 
   try {
     const { regex, groupNames } = compilePattern(linkifier.pattern);
     compiled = { id: linkifier.id, regex, groupNames, template: parseUriTemplate(linkifier.url_template) };
-  } catch (err) {
-    if (!(err instanceof LinkifierPatternError || err instanceof UriTemplateError)) throw err;
+  } catch {
+    // Stored linkifiers passed validateLinkifier; one the engine still refuses is ignored.
+    compiled = null;
   }
   if (compiledCache.size >= CACHE_LIMIT) compiledCache.delete(compiledCache.keys().next().value!);
   compiledCache.set(key, compiled);

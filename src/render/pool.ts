@@ -9,11 +9,10 @@
 // task so only the message at fault fails, with RenderTimeoutError.
 
 import { availableParallelism } from 'node:os';
-import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { renderMarkdown } from './markdown.js';
 import type { RenderContext, RenderResult } from './types.js';
-import type { WorkerTask } from './worker.js';
+import type { StartSlot, WorkerTask } from './worker.js';
 
 export class RenderTimeoutError extends Error {
   readonly code = 'RENDER_TIMEOUT';
@@ -58,6 +57,9 @@ interface Batch {
 /** Longest a task may wait for a (re)starting thread before it counts as failed. */
 const STARTUP_GRACE_MS = 30_000;
 
+/** Start-time slots shared with the threads; tasks beyond this many at once get a buffer of their own. */
+const START_SLOTS = 64;
+
 function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
@@ -75,6 +77,10 @@ export class RenderPool {
   private inFlight = 0;
   private closed = false;
   private readonly counters = { tasks: 0, renders: 0, timeouts: 0 };
+  /** Where running tasks write their start time (see StartSlot), and the slots free. */
+  private readonly startBuffer = new SharedArrayBuffer(START_SLOTS * Float64Array.BYTES_PER_ELEMENT);
+  private readonly startTimes = new Float64Array(this.startBuffer);
+  private readonly freeSlots = Array.from({ length: START_SLOTS }, (_, i) => START_SLOTS - 1 - i);
 
   private constructor(options: RenderPoolOptions) {
     this.threads = Math.max(1, options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)));
@@ -122,28 +128,37 @@ export class RenderPool {
   }
 
   /**
-   * Run a task; abort it once it has run for `budgetMs`. The clock starts when
-   * the worker reports the task started (thread start-up is not counted), with
-   * a generous cap in case that report never comes.
+   * Run a task; abort it once it has run for `budgetMs`. The clock starts when the thread
+   * starts the task (it writes the time into shared memory; thread start-up is not counted),
+   * with a generous cap in case it never starts. The timer checks that time when it fires
+   * and waits for the rest of the budget if the task started late.
    */
   private async runWithBudget(task: WorkerTask): Promise<RenderResult[] | string[]> {
     const controller = new AbortController();
-    const { port1, port2 } = new MessageChannel();
-    let finished = false;
-    let budgetTimer: NodeJS.Timeout | undefined;
-    port1.once('message', () => {
-      port1.close();
-      if (!finished) budgetTimer = setTimeout(() => controller.abort(), this.budgetMs);
-    });
-    port1.unref();
-    const startupTimer = setTimeout(() => controller.abort(), this.budgetMs + STARTUP_GRACE_MS);
+    const pooled = this.freeSlots.pop();
+    const started: StartSlot = pooled === undefined ? { buffer: new SharedArrayBuffer(8), slot: 0 } : { buffer: this.startBuffer, slot: pooled };
+    const times = pooled === undefined ? new Float64Array(started.buffer) : this.startTimes;
+    times[started.slot] = 0;
+    const dispatchedAt = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const check = () => {
+      const now = Date.now();
+      const startedAt = times[started.slot]!;
+      if (startedAt === 0) {
+        if (now - dispatchedAt >= this.budgetMs + STARTUP_GRACE_MS) controller.abort();
+        else timer = setTimeout(check, Math.min(this.budgetMs, dispatchedAt + this.budgetMs + STARTUP_GRACE_MS - now));
+      } else if (now - startedAt >= this.budgetMs) {
+        controller.abort();
+      } else {
+        timer = setTimeout(check, startedAt + this.budgetMs - now);
+      }
+    };
+    timer = setTimeout(check, this.budgetMs);
     try {
-      return await this.piscina.run({ ...task, started: port2 }, { signal: controller.signal, transferList: [port2] });
+      return await this.piscina.run({ ...task, started }, { signal: controller.signal });
     } finally {
-      finished = true;
-      clearTimeout(startupTimer);
-      if (budgetTimer) clearTimeout(budgetTimer);
-      port1.close();
+      clearTimeout(timer);
+      if (pooled !== undefined) this.freeSlots.push(pooled);
     }
   }
 

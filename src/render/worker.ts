@@ -1,14 +1,23 @@
 // piscina worker entry: renders batches of messages (and highlights search
 // results) off the realm actor's thread. Loaded as dist/src/render/worker.js.
 
-import type { MessagePort } from 'node:worker_threads';
 import { highlightMatches } from './highlight.js';
 import { renderMarkdown, warmUp } from './markdown.js';
 import type { RenderContext, RenderResult } from './types.js';
 
+/**
+ * Where the task writes the time it starts running (Date.now(), in slot `slot` of a
+ * Float64Array over `buffer`), so that its budget excludes thread start-up. Shared memory
+ * rather than a message: a MessageChannel per task cost the actor's thread more than the
+ * render of a short message.
+ */
+export interface StartSlot {
+  buffer: SharedArrayBuffer;
+  slot: number;
+}
+
 interface TaskBase {
-  /** Told when the task starts running, so the budget excludes thread start-up. */
-  started?: MessagePort;
+  started?: StartSlot;
 }
 
 export interface RenderTask extends TaskBase {
@@ -27,11 +36,16 @@ export type WorkerTask = RenderTask | HighlightTask;
 // the first task arrives.
 warmUp();
 
+const views = new WeakMap<SharedArrayBuffer, Float64Array>();
+
+function markStarted({ buffer, slot }: StartSlot): void {
+  let view = views.get(buffer);
+  if (!view) views.set(buffer, (view = new Float64Array(buffer)));
+  view[slot] = Date.now();
+}
+
 export default function runTask(task: WorkerTask): RenderResult[] | string[] {
-  if (task.started) {
-    task.started.postMessage('started');
-    task.started.close();
-  }
+  if (task.started) markStarted(task.started);
   if (task.kind === 'highlight') return task.items.map((item) => highlightMatches(item.html, item.terms));
   return task.items.map((item) => renderMarkdown(item.content, item.ctx));
 }

@@ -10,10 +10,18 @@ import { WorkerRequestHandler } from '../api/dispatch.js';
 import { RenderPool } from '../render/pool.js';
 import { createJobRunner } from '../jobs/index.js';
 import { jobTable } from './jobs/table.js';
+import { MemoryRateLimitStore, parseRateLimits, type RateLimitStore } from '../auth/rateLimit.js';
+import { createStorage } from '../storage/index.js';
+import { newWorkerCounters, type WorkerCounters } from '../realm/services.js';
+import { countedJobTable, type JobCounts } from './jobCounts.js';
 
 export interface Worker {
   registry: RealmRegistry;
   handler: WorkerRequestHandler;
+  /** For the metrics: what the actors did, the render pool, the job runs. */
+  counters: WorkerCounters;
+  render: RenderPool;
+  jobCounts: JobCounts;
   /** Resolves once the jobs in flight finished (await it before closing the database). */
   stop(): Promise<void>;
 }
@@ -21,13 +29,23 @@ export interface Worker {
 /** One core stays with the actors; the rest render. */
 export const defaultRenderThreads = () => Math.max(1, availableParallelism() - 1);
 
-export async function startWorker(config: Config, sql: Sql, log: Logger, options: RegistryOptions = { activation: 'on_demand' }): Promise<Worker> {
-  const jobs = await createJobRunner(config, log, jobTable);
+export async function startWorker(
+  config: Config,
+  sql: Sql,
+  log: Logger,
+  options: RegistryOptions = { activation: 'on_demand' },
+  /** Where rate-limit buckets live: a cluster shares them through Redis; one process keeps them in memory. */
+  rateLimitStore: RateLimitStore = new MemoryRateLimitStore(),
+): Promise<Worker> {
+  const rateLimits = parseRateLimits(config.RATE_LIMITS);
+  const jobCounts: JobCounts = new Map();
+  const jobs = await createJobRunner(config, log, countedJobTable(jobTable, jobCounts));
+  const counters = newWorkerCounters();
   const render = RenderPool.start({
     threads: config.RENDER_THREADS ?? defaultRenderThreads(),
     budgetMs: config.RENDER_BUDGET_MS,
   });
-  const registry = new RealmRegistry({ config, sql, log, render, jobs }, options);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage: createStorage(config), counters }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();
@@ -41,10 +59,13 @@ export async function startWorker(config: Config, sql: Sql, log: Logger, options
   // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
   // timers after a restart, jobs of a crashed worker) are queued again.
   jobs.every('scheduled-sweep', config.SCHEDULED_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the scheduled-message sweep'));
-  const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp());
+  const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp(), { rules: rateLimits, store: rateLimitStore });
   return {
     registry,
     handler,
+    counters,
+    render,
+    jobCounts,
     stop() {
       const jobsClosed = jobs.close().catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'));
       feed.stop();

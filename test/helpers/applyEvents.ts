@@ -33,7 +33,8 @@ function applyEvent(cs: ClientState, event: Obj): void {
     case 'typing_edit_message':
     case 'reaction':
     case 'invites_changed':
-      // Transient, or about data register does not carry.
+    case 'attachment':
+      // Transient, or about data register does not carry (uploads are listed by GET /attachments).
       return;
     case 'message':
       return applyMessage(cs, event);

@@ -113,7 +113,9 @@ export class TestCluster {
   private baseEnv(): NodeJS.ProcessEnv {
     return {
       ...process.env, DATABASE_URL: this.databaseUrl, REDIS_URL, REDIS_PREFIX: this.prefix, LOG_LEVEL: 'warn',
-      HEARTBEAT_SECONDS: '2', DEMO_REALM: 'false', WORKER_HOST: '127.0.0.1', WORKER_METRICS_PORT: '0', ...this.env,
+      HEARTBEAT_SECONDS: '2', DEMO_REALM: 'false', WORKER_HOST: '127.0.0.1', WORKER_METRICS_PORT: '0',
+      // Tests send in bursts; the rate-limit tests turn limits on for their own cluster.
+      RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', ...this.env,
     };
   }
 

@@ -52,7 +52,8 @@ export async function startServer(env: Record<string, string>, deadlineMs = 30_0
   const port = await freePort();
   let out = '';
   const proc = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), EXTERNAL_HOST: `localhost:${port}`, LOG_LEVEL: 'warn', HEARTBEAT_SECONDS: '2', ...env },
+    // API rate limits off unless a test turns them on (failed logins stay limited).
+    env: { ...process.env, PORT: String(port), EXTERNAL_HOST: `localhost:${port}`, LOG_LEVEL: 'warn', HEARTBEAT_SECONDS: '2', RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));

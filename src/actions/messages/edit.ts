@@ -3,6 +3,8 @@
 // message, each with their own flags.
 import { createHash } from 'node:crypto';
 import { ApiError, badRequest } from '../../model/errors.js';
+import { relinkAttachments } from '../files/attachments.js';
+import type { AttachmentObject } from '../../events/catalog/index.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import type { MessageRecord } from '../../model/messageState.js';
@@ -130,7 +132,13 @@ function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promis
       throw badRequest('Nothing to change');
     }
     const now = new Date();
-    if (contentEdit) await applyContentEdit(actor, user, m, contentEdit, now);
+    let detached: AttachmentObject[] = [];
+    if (contentEdit) {
+      await applyContentEdit(actor, user, m, contentEdit, now);
+      if (contentEdit.links.some((l) => l.includes('/user_uploads/')) || m.hasAttachment) {
+        detached = await relinkAttachments(actor, user, m.id, contentEdit.links);
+      }
+    }
     let ids = [m.id];
     let readers: Map<number, number>;
     let lost = new Set<number>();
@@ -191,6 +199,6 @@ function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promis
       }
       return updateMessageEvent(fields);
     }, readers.keys());
-    return { response: { detached_uploads: [] }, moved };
+    return { response: { detached_uploads: detached }, moved };
   });
 }

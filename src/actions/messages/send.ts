@@ -6,6 +6,7 @@
 // the subscription log says later that they received it). Mentions, alert words and topic
 // wildcards add one flags row per user concerned.
 import { ApiError, badRequest } from '../../model/errors.js';
+import { claimAttachments } from '../files/attachments.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../model/types.js';
 import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../model/messageState.js';
@@ -314,5 +315,6 @@ export async function sendMessageNow(actor: RealmActor, sender: User, input: Sen
     return { commit: actor.sendQueue.submit(prepared.send), result: prepared.result };
   });
   await commit;
+  if (rendered.links.some((l) => l.includes('/user_uploads/'))) await claimAttachments(actor, sender, result.id, rendered.links);
   return result;
 }

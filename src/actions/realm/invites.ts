@@ -21,6 +21,8 @@ import { inviteLink, inviteExpired } from '../../views/invites.js';
 import { invitesChangedEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
 
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
+/** The longest expiry accepted (a century): beyond it the expiry date would not be a date. */
+export const MAX_INVITE_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
 export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -81,7 +83,7 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
     }
     const roleError = roleGrantError(user, input.invitedAs);
     if (roleError) throw badRequest(roleError);
-    if (input.expiresInMinutes !== null && input.expiresInMinutes <= 0) throw badRequest('Invalid invite_expires_in_minutes');
+    if (input.expiresInMinutes !== null && (input.expiresInMinutes <= 0 || input.expiresInMinutes > MAX_INVITE_VALIDITY_MINUTES)) throw badRequest('Invalid invite_expires_in_minutes');
     const streams = inviteStreams(actor, user, input.streamIds);
     const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
     const text = input.welcomeMessageCustomText;

@@ -11,6 +11,11 @@ import { realmPlaygroundsEvent } from '../../events/catalog/index.js';
 
 /** Zulip's RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH. */
 export const MAX_PYGMENTS_LANGUAGE_LENGTH = 40;
+/**
+ * Zulip sets no limit on a playground's name, but indexes it: a name past an index row's size
+ * fails in the database. Ours stops well before that, with the wording of its other limits.
+ */
+export const MAX_PLAYGROUND_NAME_LENGTH = 100;
 // Zulip's characters for a code block language (Pygments names, and custom ones).
 const LANGUAGE_CHARS = /^[ a-zA-Z0-9_+,\-./#]*$/;
 const LANGUAGE = /^[a-zA-Z0-9_+,\-./#]+$/;
@@ -23,6 +28,9 @@ function checkPlayground(
 ): Omit<CodePlayground, 'id'> {
   if (input.pygmentsLanguage.length > MAX_PYGMENTS_LANGUAGE_LENGTH) {
     throw new ApiError('BAD_REQUEST', `pygments_language is too long (limit: ${MAX_PYGMENTS_LANGUAGE_LENGTH} characters)`, 400);
+  }
+  if (input.name.length > MAX_PLAYGROUND_NAME_LENGTH) {
+    throw new ApiError('BAD_REQUEST', `name is too long (limit: ${MAX_PLAYGROUND_NAME_LENGTH} characters)`, 400);
   }
   if (!LANGUAGE_CHARS.test(input.pygmentsLanguage)) throw new ApiError('BAD_REQUEST', 'Invalid characters in pygments language', 400);
   const name = input.name.trim();

@@ -13,7 +13,7 @@ import { CacheKey } from '../../realm/caches.js';
 import { SESSION_SECONDS } from '../../http/session.js';
 import { userForLogin } from './create.js';
 
-const loginFailures = new CacheKey('login failures', () => new FailureLimiter(5, 1800));
+const loginFailures = new CacheKey('login failures', () => new FailureLimiter());
 
 /** The account an email and password name, or Zulip's error for why not. */
 export async function checkPasswordLogin(actor: RealmActor, username: string, password: string): Promise<User> {

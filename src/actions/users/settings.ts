@@ -16,7 +16,7 @@ import { realmProperty } from '../../permissions/realmSettings.js';
 import { deleteUserDrafts } from '../../db/drafts.js';
 
 // Zulip's authenticate_by_username rule applies to password checks here too.
-const passwordFailures = new FailureLimiter(5, 1800);
+const passwordFailures = new FailureLimiter();
 
 export interface SettingsUpdate {
   fullName?: string;

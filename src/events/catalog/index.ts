@@ -9,6 +9,7 @@ import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent,
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
 import { realmEventSchemas, type InvitesChangedEvent, type RealmEvent, type RealmLinkifiersEvent, type RealmPlaygroundsEvent, type RealmUserSettingsDefaultsEvent } from './realm.js';
+import { fileEventSchemas, type AttachmentEvent } from './files.js';
 import { laterEventSchemas, type DraftsEvent, type NavigationViewEvent, type RemindersEvent, type SavedSnippetsEvent, type ScheduledMessagesEvent } from './later.js';
 import { personalEventSchemas, type MutedUsersEvent, type TypingEditMessageEvent, type UserStatusEvent } from './personal.js';
 
@@ -19,6 +20,7 @@ export * from './groups.js';
 export * from './realm.js';
 export * from './later.js';
 export * from './personal.js';
+export * from './files.js';
 export type { ApiObject } from './objects.js';
 
 export const heartbeatEventSchema = z.strictObject({ type: z.literal('heartbeat') });
@@ -33,14 +35,14 @@ export type ServerEvent =
   | UserGroupEvent
   | RealmEvent | RealmUserSettingsDefaultsEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | InvitesChangedEvent
   | ScheduledMessagesEvent | RemindersEvent | DraftsEvent | SavedSnippetsEvent | NavigationViewEvent
-  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent
+  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent | AttachmentEvent
   | HeartbeatEvent;
 
 export type EventType = ServerEvent['type'];
 
 const allSchemas: z.ZodType[] = [
   ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas,
-  ...personalEventSchemas,
+  ...personalEventSchemas, ...fileEventSchemas,
   heartbeatEventSchema,
 ];
 

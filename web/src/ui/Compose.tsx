@@ -86,12 +86,18 @@ export function Compose() {
   const typing = useRef({ sentAt: 0, stopTimer: 0 as unknown as ReturnType<typeof setTimeout> });
   const narrowGen = store.feed?.generation;
 
+  // The recipient as last rendered: the effect below may run after the person typed.
+  const latest = useRef(target);
+  latest.current = target;
+
   // A new narrow sets the recipient; its draft, if any, comes back.
   useEffect(() => {
     if (!store.feed) return;
-    let next = targetFromNarrow(store.feed.narrow, target);
-    // A topic typed before the channel's view opened stays.
-    if (next.kind === 'channel' && next.channelId === target.channelId && !next.topic) next = { ...next, topic: target.topic };
+    const typed = latest.current;
+    let next = targetFromNarrow(store.feed.narrow, typed);
+    // A topic typed before the channel's view opened stays, and so does the message with it.
+    if (next.kind === 'channel' && next.channelId === typed.channelId && !next.topic) next = { ...next, topic: typed.topic };
+    if (draftKey(next) === draftKey(typed)) return;
     setTarget(next);
     const draft = loadDrafts()[draftKey(next)];
     setContent(draft?.content ?? '');
