@@ -105,7 +105,7 @@ describe('GET /messages/{id}/read_receipts', () => {
 describe('POST /messages/{id}/report', () => {
   it('posts the report to the moderation request channel', async () => {
     const id = await send(bob, 'rude', 'something rude');
-    expectError(await carol.post(`/messages/${id}/report`, { report_type: 'spam' }), 'Moderation request channel must be specified to enable message reporting.');
+    expectError(await carol.post(`/messages/${id}/report`, { report_type: 'spam' }), 'Message reporting is not enabled in this organization.');
     ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'mod requests' }], invite_only: true }));
     const mods = ok(await owner.get('/get_stream_id', { stream: 'mod requests' })).stream_id;
     expectError(await carol.patch('/realm', { moderation_request_channel_id: mods }), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
@@ -118,7 +118,7 @@ describe('POST /messages/{id}/report', () => {
     const raw = ok(await owner.get(`/messages/${event!.message.id}`, { apply_markdown: false })).message.content as string;
     expect(raw).toBe(
       `@_**Carol Extra|${carol.userId}** reported #**extras>rude@${id}** sent by @_**Bob Extra|${bob.userId}**.\n` +
-        '- Reason: **Harassment**\n- Notes:\n```quote\nNot nice.\n```\n' +
+        '- Reason: **harassment**\n- Notes:\n```quote\nNot nice.\n```\n' +
         // Zulip's template puts the mention inside the bold text; the stored message loses its final newline.
         `\`\`\` spoiler **Message sent by @_**Bob Extra|${bob.userId}****\nsomething rude\n\`\`\``,
     );
