@@ -111,6 +111,7 @@ describe('user status', () => {
     expectError(await bob.post('/users/me/status', { status_text: 'hi', reaction_type: 'unicode_emoji' }), 'Client must pass emoji_name if they pass either emoji_code or reaction_type.');
     expectError(await bob.post('/users/me/status', { emoji_name: 'no_such_emoji_here' }), "Emoji 'no_such_emoji_here' does not exist");
     expectError(await bob.post('/users/me/status', { emoji_name: 'car', emoji_code: '1f600', reaction_type: 'unicode_emoji' }), 'Invalid emoji name.');
+    expectError(await bot.post('/users/me/status', { status_text: 'beep' }), 'This endpoint does not accept bot requests.');
     expectError(await bob.get('/users/999999/status'), 'No such user');
     expectError(await bob.get(`/users/${bot.userId}/status`), 'No such user');
     expect((await carol.get(`/users/${bob.userId}/status`)).body.status).toEqual({});

@@ -73,9 +73,11 @@ function checkStatusInput(input: StatusInput): StatusChange {
 
 /** POST /users/me/status. */
 export async function updateUserStatus(actor: RealmActor, user: User, input: StatusInput): Promise<void> {
+  // Zulip's human_users_only.
+  if (user.isBot) throw badRequest('This endpoint does not accept bot requests.');
   const change = checkStatusInput(input);
-  // Zulip: `away` is a deprecated way to change presence_enabled (personal settings are for humans here).
-  if (change.away !== undefined && !user.isBot) await updateOwnSettings(actor, user, { settings: { presence_enabled: !change.away } });
+  // Zulip: `away` is a deprecated way to change presence_enabled.
+  if (change.away !== undefined) await updateOwnSettings(actor, user, { settings: { presence_enabled: !change.away } });
   await actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
     const before = actor.state.userStatus.get(current.id) ?? EMPTY;
