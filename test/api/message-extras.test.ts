@@ -109,6 +109,8 @@ describe('POST /messages/{id}/report', () => {
     ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'mod requests' }], invite_only: true }));
     const mods = ok(await owner.get('/get_stream_id', { stream: 'mod requests' })).stream_id;
     expectError(await carol.patch('/realm', { moderation_request_channel_id: mods }), 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
+    expectError(await owner.patch('/realm', { moderation_request_channel_id: channelId }), 'Moderation request channel must be private.');
+    expectError(await owner.patch('/realm', { moderation_request_channel_id: 999999 }), 'Invalid channel ID');
     ok(await owner.patch('/realm', { moderation_request_channel_id: mods }));
 
     const q = await queueFor(owner);
