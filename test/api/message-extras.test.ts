@@ -185,6 +185,13 @@ describe('POST /streams/{id}/delete_topic', () => {
     const topics = ok(await bob.get(`/users/me/${channelId}/topics`)).topics.map((t: { name: string }) => t.name);
     expect(topics).not.toContain('Doomed');
   });
+
+  it('deletes a topic larger than one batch (100 messages) in one request', async () => {
+    for (let i = 0; i < 105; i++) await send(owner, 'big topic', `message ${i}`);
+    expect(ok(await owner.post(`/streams/${channelId}/delete_topic`, { topic_name: 'big topic' })).complete).toBe(true);
+    const left = ok(await owner.get('/messages', { anchor: 'newest', num_before: 200, num_after: 0, narrow: [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'big topic' }] }));
+    expect(left.messages).toEqual([]);
+  });
 });
 
 describe('PATCH /users/me/subscriptions', () => {
