@@ -208,6 +208,14 @@ describe('PATCH /users/me/subscriptions', () => {
     expectError(r, "Channel 'no such channel' does not exist", 'STREAM_DOES_NOT_EXIST');
     expect(r.body.stream).toBe('no such channel');
     expect((await carol.get('/get_stream_id', { stream: 'never made' })).status).toBe(400);
+    // A private channel the caller may not join is refused, and leaving does not happen either.
+    ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'closed room' }], invite_only: true }));
+    const mine = async () => ok(await carol.get('/users/me/subscriptions')).subscriptions.map((s: { name: string }) => s.name);
+    const before = await mine();
+    const closed = await carol.patch('/users/me/subscriptions', { add: [{ name: 'closed room' }], delete: before });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(400);
+    expect(closed.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect(await mine()).toEqual(before);
   });
 });
 
