@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { createRealm } from '../src/actions/realm/create.js';
 import { insertNewUser } from '../src/actions/users/create.js';
+import { newUserSettings } from '../src/permissions/realmDefaults.js';
 import { createUsersInBulk } from './bulkUsers.js';
 import { findRealmBySubdomain } from '../src/db/realms.js';
 import { recordRealmChange } from '../src/db/changes.js';
@@ -78,6 +79,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       password: required(values, 'password'),
       fullName: required(values, 'full-name'),
       role,
+      // As any account the organization creates: its defaults for new users' settings.
+      settings: newUserSettings(realm.settings),
     });
     await recordRealmChange(db.sql, realm.id, 'user', user.id);
     return { realm_id: realm.id, subdomain: realm.stringId, user_id: user.id, email: user.deliveryEmail, api_key: user.apiKey, role: user.role };

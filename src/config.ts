@@ -61,6 +61,27 @@ const envSchema = z.object({
   /** Uploads no message links are deleted after this long (and files of deleted messages with them). */
   UNCLAIMED_UPLOAD_GRACE_SECONDS: z.coerce.number().int().positive().default(21 * 24 * 3600),
   UPLOAD_CLEANUP_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
+  /** Outgoing mail server; unset: no email is sent (as Zulip without EMAIL_HOST), and the first start says so. */
+  SMTP_HOST: z.string().optional(),
+  /** Default 465 with SMTP_SECURE=true, else 587. */
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  /** `true`: TLS from the start; otherwise STARTTLS when the server offers it. */
+  SMTP_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** The From address of every email (default noreply@ the external host). */
+  NOREPLY_EMAIL: z.string().optional(),
+  /** The domain of channel and reply addresses of the incoming email gateway (unset: no addresses). */
+  EMAIL_GATEWAY_DOMAIN: z.string().optional(),
+  /** The port of the incoming SMTP gateway (unset: no gateway). */
+  EMAIL_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The largest email the gateway accepts. */
+  EMAIL_GATEWAY_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** Tries of one email before it is given up, and the base of the backoff between them. */
+  EMAIL_SEND_ATTEMPTS: z.coerce.number().int().min(1).default(8),
+  EMAIL_RETRY_SECONDS: z.coerce.number().positive().default(10),
+  /** How often each worker looks for emails whose job was lost (a restart) and queues them again. */
+  EMAIL_SWEEP_SECONDS: z.coerce.number().positive().default(60),
 });
 
 export type Config = z.infer<typeof envSchema> & { externalHost: string; dataDir: string };

@@ -4,16 +4,19 @@ import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { badRequest } from '../model/errors.js';
 import { registerQueue } from '../register/register.js';
-import { registerParams } from '../register/args.js';
+import { registerParams, withDefaults } from '../register/args.js';
+import { registerSpectator } from '../register/spectator.js';
 
 export const eventEndpoints = [
   endpoint({
     method: 'POST',
     path: '/register',
-    auth: 'user',
+    // Without credentials: a spectator's register, where the organization allows it.
+    auth: 'optional',
     params: registerParams,
     async handler({ actor, user, args, req }) {
-      return registerQueue(actor, user, args, req.userAgent ?? '');
+      if (!user) return registerSpectator(actor, args);
+      return registerQueue(actor, user, withDefaults(args), req.userAgent ?? '');
     },
   }),
   endpoint({
@@ -31,7 +34,7 @@ export const eventEndpoints = [
         // Zulip lets a non-blocking poll without a queue register one (with the register
         // parameters); its answer names the new queue.
         if (!args.dont_block) throw badRequest("Missing 'queue_id' argument");
-        const registered = await registerQueue(actor, user, { ...args, fetch_event_types: [] }, req.userAgent ?? '');
+        const registered = await registerQueue(actor, user, withDefaults({ ...args, fetch_event_types: [] }), req.userAgent ?? '');
         return { queue_id: registered.queue_id, events: [] };
       }
       const queue = actor.events.get(args.queue_id, user.id);

@@ -5,6 +5,7 @@ import { p } from '../http/params.js';
 import { createMultiuseInvite, DEFAULT_INVITE_VALIDITY_MINUTES, registerWithInvite, revokeMultiuseInvite } from '../actions/realm/invites.js';
 import { Role } from '../model/types.js';
 import { listInvites } from '../views/invites.js';
+import { inviteUsersByEmail, resendEmailInvite, revokeEmailInvite } from '../actions/realm/emailInvites.js';
 
 export const inviteEndpoints = [
   endpoint({
@@ -29,6 +30,52 @@ export const inviteEndpoints = [
         welcomeMessageCustomText: args.welcome_message_custom_text,
       });
       return { invite_link: link };
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/invites',
+    auth: 'user',
+    params: {
+      invitee_emails: p.string(),
+      invite_expires_in_minutes: p.json(z.union([z.number().int(), z.null()])).default(DEFAULT_INVITE_VALIDITY_MINUTES),
+      invite_as: p.int().default(Role.MEMBER),
+      stream_ids: p.intList(),
+      group_ids: p.intList().default([]),
+      include_realm_default_subscriptions: p.bool().default(false),
+      notify_referrer_on_join: p.bool().default(true),
+    },
+    async handler({ actor, user, args }) {
+      await inviteUsersByEmail(actor, user, {
+        inviteeEmails: args.invitee_emails,
+        expiresInMinutes: args.invite_expires_in_minutes,
+        invitedAs: args.invite_as,
+        streamIds: args.stream_ids,
+        groupIds: args.group_ids,
+        includeRealmDefaultSubscriptions: args.include_realm_default_subscriptions,
+        notifyReferrerOnJoin: args.notify_referrer_on_join,
+      });
+      return {};
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/invites/{invite_id}',
+    auth: 'user',
+    params: { invite_id: p.int() },
+    async handler({ actor, user, args }) {
+      await revokeEmailInvite(actor, user, args.invite_id);
+      return {};
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/invites/{invite_id}/resend',
+    auth: 'user',
+    params: { invite_id: p.int() },
+    async handler({ actor, user, args }) {
+      await resendEmailInvite(actor, user, args.invite_id);
+      return {};
     },
   }),
   endpoint({

@@ -6,12 +6,13 @@ import { badRequest } from '../model/errors.js';
 import { updateRealm, updateRealmUserDefaults } from '../actions/realm/settings.js';
 import { groupSettingChangeSchema, type GroupSettingChange } from '../permissions/groupPermissions.js';
 import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH, REALM_PERMISSION_SETTINGS, REALM_PROPERTIES } from '../permissions/realmDefaults.js';
-import { EmailVisibility } from '../model/types.js';
+import { REALM_DEFAULT_SETTING_NAMES } from '../model/userSettings.js';
+import { userSettingParams } from './settings.js';
 
 const BOOLEAN_PROPERTIES = [
   'allow_edit_history', 'allow_message_editing', 'avatar_changes_disabled', 'digest_emails_enabled',
   'disallow_disposable_email_addresses', 'email_changes_disabled', 'emails_restricted_to_domains',
-  'enable_guest_user_indicator', 'enable_read_receipts', 'enable_spectator_access', 'inline_image_preview',
+  'enable_guest_user_dm_warning', 'enable_guest_user_indicator', 'enable_read_receipts', 'enable_spectator_access', 'inline_image_preview',
   'inline_url_embed_preview', 'invite_required', 'mandatory_topics', 'message_content_allowed_in_email_notifications',
   'name_changes_disabled', 'require_unique_names', 'send_welcome_emails', 'want_advertise_in_communities_directory',
 ];
@@ -85,11 +86,11 @@ export const realmEndpoints = [
     method: 'PATCH',
     path: '/realm/user_settings_defaults',
     auth: 'user',
-    params: {
-      email_address_visibility: oneOf('email_address_visibility', Object.values(EmailVisibility)).optional(),
-    },
+    params: userSettingParams(REALM_DEFAULT_SETTING_NAMES),
     async handler({ actor, user, args }) {
-      await updateRealmUserDefaults(actor, user, { email_address_visibility: args.email_address_visibility });
+      const changes: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(args as Record<string, unknown>)) if (value !== undefined) changes[name] = value;
+      await updateRealmUserDefaults(actor, user, changes);
       return {};
     },
   }),

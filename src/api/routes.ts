@@ -14,6 +14,7 @@ import { userGroupEndpoints } from './user_groups.js';
 import { userAdminEndpoints } from './users_admin.js';
 import { botEndpoints } from './bots.js';
 import { inviteEndpoints } from './invites.js';
+import { emailEndpoints } from './email.js';
 import { channelFolderEndpoints } from './channel_folders.js';
 import { profileFieldEndpoints } from './profile_fields.js';
 import { pushEndpoints } from './push.js';
@@ -46,6 +47,7 @@ export const endpoints: Endpoint[] = [
   ...userAdminEndpoints,
   ...botEndpoints,
   ...inviteEndpoints,
+  ...emailEndpoints,
   ...channelFolderEndpoints,
   ...profileFieldEndpoints,
   ...pushEndpoints,

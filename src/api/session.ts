@@ -8,6 +8,8 @@ import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { checkPasswordLogin, endSession, startSession } from '../actions/users/login.js';
 import { clearedSessionCookies, sessionCookies } from '../http/session.js';
+import { notifyNewLogin } from '../actions/email/account.js';
+import { clientName } from '../actions/messages/input.js';
 
 export const sessionEndpoints = [
   endpoint({
@@ -16,8 +18,9 @@ export const sessionEndpoints = [
     auth: 'none',
     only: 'json',
     params: { username: p.string(), password: p.string() },
-    async handler({ actor, args, cookies }) {
+    async handler({ actor, args, cookies, req }) {
       const user = await checkPasswordLogin(actor, args.username, args.password);
+      notifyNewLogin(actor, user, clientName(req.userAgent));
       const { sessionId, csrfToken } = await startSession(actor, user);
       cookies.push(...sessionCookies(actor.services.config, sessionId, csrfToken));
       return { user_id: user.id, email: user.deliveryEmail, csrf_token: csrfToken };

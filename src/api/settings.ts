@@ -13,14 +13,23 @@ function settingParam(kind: 'bool' | 'int' | 'string'): z.ZodType {
   return p.jsonOrString(z.string()).optional();
 }
 
-const settingParams: ParamSpec = Object.fromEntries(
-  Object.entries(USER_SETTINGS).map(([name, entry]) => [name, settingParam(entry.spec.kind)]),
-);
+/** Optional parameters for the named personal settings, typed by the settings catalog. */
+export function userSettingParams(names: string[]): ParamSpec {
+  return Object.fromEntries(names.map((name) => [name, settingParam(USER_SETTINGS[name]!.spec.kind)]));
+}
 
-export const settingsEndpoints = [
+const settingParams = userSettingParams(Object.keys(USER_SETTINGS));
+
+/**
+ * PATCH /settings, and the paths it replaced (feature level 80), which Zulip still routes to
+ * the same view and older clients still call.
+ */
+const SETTINGS_PATHS = ['/settings', '/settings/display', '/settings/notifications'];
+
+export const settingsEndpoints = SETTINGS_PATHS.map((path) =>
   endpoint({
     method: 'PATCH',
-    path: '/settings',
+    path,
     auth: 'user',
     params: {
       full_name: p.string().optional(),
@@ -44,4 +53,4 @@ export const settingsEndpoints = [
       return {};
     },
   }),
-];
+);

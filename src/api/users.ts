@@ -6,8 +6,8 @@ import { badRequest, unauthorized } from '../model/errors.js';
 import { createUser } from '../actions/users/create.js';
 import { formatUser } from '../views/users.js';
 import { profileDataFor } from '../views/profileFields.js';
-import { fakeEmailDomain } from '../http/urls.js';
-import { apiEmailIsReal, canSeeRealEmail } from '../permissions/email.js';
+import { userByPathKey } from '../queries/users.js';
+import { newestReceivedMessageId } from '../queries/messages.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 
@@ -22,24 +22,6 @@ function view(actor: RealmActor, viewer: User | null, target: User, args: { clie
     includeCustomProfileFields: args.include_custom_profile_fields,
     profileData: args.include_custom_profile_fields ? profileDataFor(actor.state, target.id) : undefined,
   });
-}
-
-/** Resolves `/users/{x}`: an integer id, a visible real email, or a placeholder address. */
-function findUser(actor: RealmActor, viewer: User | null, key: string): User {
-  const { config } = actor.services;
-  if (/^\d+$/.test(key)) {
-    const user = actor.user(Number(key));
-    if (!user) throw badRequest('No such user');
-    return user;
-  }
-  const placeholder = /^user(\d+)@(.+)$/i.exec(key);
-  if (placeholder && placeholder[2]!.toLowerCase() === fakeEmailDomain(config, actor.realm)) {
-    const user = actor.user(Number(placeholder[1]));
-    if (user) return user;
-  }
-  const byReal = actor.state.userByEmail(key);
-  if (byReal && (canSeeRealEmail(viewer, byReal) || apiEmailIsReal(byReal))) return byReal;
-  throw badRequest('No such user');
 }
 
 export const userEndpoints = [
@@ -74,7 +56,8 @@ export const userEndpoints = [
     auth: 'user',
     params: {},
     async handler({ actor, user }) {
-      return { ...view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true }) };
+      const self = view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true });
+      return { ...self, max_message_id: await newestReceivedMessageId(actor, user) };
     },
   }),
   endpoint({
@@ -83,7 +66,7 @@ export const userEndpoints = [
     auth: 'user',
     params: { ...viewParams, user: z.string() },
     async handler({ actor, user, args }) {
-      return { user: view(actor, user, findUser(actor, user, args.user), args) };
+      return { user: view(actor, user, userByPathKey(actor, user, args.user), args) };
     },
   }),
   endpoint({

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { changeUser, deactivateSelf, deactivateUser, reactivateUser, regenerateOwnApiKey } from '../actions/users/lifecycle.js';
+import { userByPathKey } from '../queries/users.js';
 import { removeOwnProfileData, updateOwnProfileData } from '../actions/users/profileFields.js';
 
 const profileData = z.array(z.object({ id: z.number().int(), value: z.unknown() }));
@@ -35,13 +36,15 @@ export const userAdminEndpoints = [
     path: '/users/{user}',
     auth: 'user',
     params: {
-      user: p.int(),
+      // An id, or (feature level 313) an email address as GET /users/{email} takes it.
+      user: z.string(),
       full_name: p.string().optional(),
       role: p.int().optional(),
       profile_data: p.json(profileData).optional(),
     },
     async handler({ actor, user, args }) {
-      await changeUser(actor, user, args.user, {
+      const targetId = /^\d+$/.test(args.user) ? Number(args.user) : userByPathKey(actor, user, args.user).id;
+      await changeUser(actor, user, targetId, {
         role: args.role,
         fullName: args.full_name,
         profileData: args.profile_data?.map((e) => ({ id: e.id, value: e.value })),

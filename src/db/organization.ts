@@ -4,6 +4,7 @@ import type { BotSettings, User } from '../model/types.js';
 import type { RealmState } from '../model/realmState.js';
 import { loadRealmFolders } from './folders.js';
 import { loadRealmProfileFields, loadRealmProfileValues } from './profileFields.js';
+import { loadPendingEmailInvites } from './emailInvites.js';
 import { loadRealmInvites } from './invites.js';
 
 /** Writes a realm's name, description and settings (settings merge into the stored object). */
@@ -68,5 +69,6 @@ export async function loadOrganizationState(sql: Sql, state: RealmState): Promis
     byField.set(value.fieldId, value);
   }
   for (const invite of await loadRealmInvites(sql, realmId)) state.multiuseInvites.set(invite.id, invite);
+  for (const invite of await loadPendingEmailInvites(sql, realmId)) state.emailInvites.set(invite.id, invite);
   for (const bot of await loadRealmBotSettings(sql, realmId)) state.botSettings.set(bot.userId, bot);
 }

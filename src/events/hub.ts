@@ -5,8 +5,9 @@
 // queue of those users that asked for its type, and a per-queue function may shape it for the
 // queue's client capabilities (see shape.ts), return several events, or withhold it (null).
 import { ApiError } from '../model/errors.js';
-import { EventQueue, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
-import { heartbeatEvent, type ServerEvent } from './catalog/index.js';
+import { EventQueue, THIS_SERVER, type QueueOptions, type QueuedEvent, type QueueSnapshot } from './queue.js';
+import { heartbeatEvent, restartEvent, type ServerEvent } from './catalog/index.js';
+import { SERVER_GENERATION, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../model/version.js';
 import { buildMessageFilter } from './narrow.js';
 import { acceptsEvent } from './shape.js';
 import { eventJson } from '../http/bodyText.js';
@@ -293,7 +294,12 @@ export class EventHub {
     return { queues, skipped };
   }
 
-  /** Adds queues exported by another process; ids stay the same, so clients keep polling them. */
+  /**
+   * Adds queues exported by another process; ids stay the same, so clients keep polling them.
+   * A queue copied under another server version or feature level (an upgrade, or a copy too
+   * old to say) gets a `restart` event naming this server, as Zulip tells its queues after a
+   * restart, so clients refetch what depends on the version.
+   */
   importQueues(snapshots: Iterable<QueueSnapshot>): number {
     let n = 0;
     for (const snap of snapshots) {
@@ -304,6 +310,17 @@ export class EventHub {
       if (!set) this.byUser.set(queue.userId, (set = new Set()));
       set.add(queue);
       n++;
+      const sameServer =
+        snap.server?.zulip_version === THIS_SERVER.zulip_version && snap.server.zulip_feature_level === THIS_SERVER.zulip_feature_level;
+      if (!sameServer) {
+        const event = restartEvent({
+          zulip_version: ZULIP_VERSION,
+          zulip_merge_base: ZULIP_MERGE_BASE,
+          zulip_feature_level: ZULIP_FEATURE_LEVEL,
+          server_generation: SERVER_GENERATION,
+        });
+        this.deliver(queue, event, JSON.stringify(event).length);
+      }
     }
     return n;
   }

@@ -3,6 +3,7 @@
 // timer and no closure of its own; only a parked poll carries a resolver and one timer.
 import { randomUUID } from 'node:crypto';
 import type { NarrowTerm } from '../model/narrow.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '../model/version.js';
 
 import type { ServerEvent } from './catalog/index.js';
 
@@ -41,7 +42,17 @@ export interface QueueSnapshot {
   lastConnection: number;
   events: QueuedEvent[];
   sizes: number[];
+  /** The server the queue lived under when copied (absent in copies made before this field). */
+  server?: ServerIdentity;
 }
+
+/** What a client learns of the server from register and `restart` events. */
+export interface ServerIdentity {
+  zulip_version: string;
+  zulip_feature_level: number;
+}
+
+export const THIS_SERVER: ServerIdentity = { zulip_version: ZULIP_VERSION, zulip_feature_level: ZULIP_FEATURE_LEVEL };
 
 export interface ParkedPoll {
   requestId: string;
@@ -143,6 +154,7 @@ export class EventQueue {
       lastConnection: this.lastConnection,
       events: this.buffer.slice(),
       sizes: this.sizes.slice(),
+      server: THIS_SERVER,
     };
   }
 

@@ -89,6 +89,25 @@ export interface OutgoingWebhookReplyJob {
   hop?: number;
 }
 
+/** One outgoing email, by its outbox row (src/db/emailOutbox.ts): the row holds the mail. */
+export interface EmailSendJob {
+  outboxId: number;
+  /** Tries in all (EMAIL_SEND_ATTEMPTS when queued): the last failure gives the row up. */
+  attempts: number;
+}
+
+/** The sweep takes no data: it looks in the outbox for emails whose job was lost. */
+export type EmailSweepJob = Record<string, never>;
+
+/**
+ * A user's missed-message email coming due (the end of their batching period). Only a
+ * wake-up: the pending rows in the database say what, if anything, is still unread.
+ */
+export interface MissedMessageEmailJob {
+  realmId: number;
+  userId: number;
+}
+
 export interface JobPayloads {
   push: PushJob;
   retention: RetentionJob;
@@ -96,6 +115,9 @@ export interface JobPayloads {
   'scheduled-sweep': ScheduledSweepJob;
   'outgoing-webhook': OutgoingWebhookJob;
   'outgoing-webhook-reply': OutgoingWebhookReplyJob;
+  'email-send': EmailSendJob;
+  'email-sweep': EmailSweepJob;
+  'missed-message-email': MissedMessageEmailJob;
 }
 
 /** A table with the catalog's data types: what the request path may queue. */

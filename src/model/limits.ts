@@ -19,13 +19,12 @@ export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 /** Alert words: each at most this long. */
 export const MAX_ALERT_WORD_LENGTH = 100;
 
+/** Limits POST /register reports at our feature level (the channel folder ones came at 410). */
 export const REALM_LIMITS = {
   max_message_length: MAX_MESSAGE_LENGTH,
   max_topic_length: MAX_TOPIC_LENGTH,
   max_stream_name_length: MAX_STREAM_NAME_LENGTH,
   max_stream_description_length: MAX_STREAM_DESCRIPTION_LENGTH,
-  max_channel_folder_name_length: MAX_CHANNEL_FOLDER_NAME_LENGTH,
-  max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   max_bulk_new_subscription_messages: 100,
   event_queue_longpoll_timeout_seconds: EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS,
   max_file_upload_size_mib: 100,

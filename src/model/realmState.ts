@@ -1,7 +1,7 @@
 // RealmState: the realm's data held in memory, with the indexes requests need.
 import { createHash } from 'node:crypto';
 import type { RealmRecord, Stream, Subscription, User, UserGroup } from './types.js';
-import type { BotService, BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, ProfileFieldValue } from './types.js';
+import type { BotService, BotSettings, ChannelFolder, CustomProfileField, MultiuseInvite, EmailInvite, ProfileFieldValue } from './types.js';
 import { MessageState } from './messageState.js';
 import type { UserPresence, UserStatus } from './types.js';
 import type { CodePlayground, Linkifier } from './types.js';
@@ -29,6 +29,8 @@ export class RealmState {
   /** user id → field id → value. */
   readonly profileValues = new Map<number, Map<number, ProfileFieldValue>>();
   readonly multiuseInvites = new Map<number, MultiuseInvite>();
+  /** Email invitations still pending (neither used nor revoked), by id. */
+  readonly emailInvites = new Map<number, EmailInvite>();
   readonly botSettings = new Map<number, BotSettings>();
   /** Outgoing webhook bots' services, by bot id. */
   readonly botServices = new Map<number, BotService>();

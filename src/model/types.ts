@@ -66,7 +66,6 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   default_language: 'en',
   web_home_view: 'inbox',
   demote_inactive_streams: 1,
-  dense_mode: false,
   emojiset: 'google',
   enable_drafts_synchronization: true,
   enter_sends: false,
@@ -87,6 +86,7 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   web_line_height_percent: 140,
   web_navigate_to_sent_message: true,
   web_suggest_update_timezone: true,
+  web_left_sidebar_unreads_count_summary: true,
   hide_ai_features: false,
   resolved_topic_notice_auto_read_policy: 'except_followed',
   // Notifications.
@@ -245,6 +245,22 @@ export interface MultiuseInvite {
   createdAt: Date;
   expiresAt: Date | null;
   revoked: boolean;
+}
+
+/** An invitation sent by email to one address (Zulip's PreregistrationUser). */
+export interface EmailInvite {
+  id: number;
+  realmId: number;
+  email: string;
+  key: string;
+  referredBy: number;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  notifyReferrerOnJoin: boolean;
+  invitedAt: Date;
+  expiresAt: Date | null;
 }
 
 /** Settings only bots have. */

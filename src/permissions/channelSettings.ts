@@ -15,12 +15,15 @@ const setting = (defaultGroup: string, allowEveryone: boolean): PermissionConfig
   allowOwners: true,
 });
 
+/**
+ * The channel settings of our feature level (406). Zulip added can_delete_any_message_group
+ * and can_delete_own_message_group at 407 and can_create_topic_group at 441: none of them
+ * exists here, so deleting is governed by the realm settings and anyone who may post may
+ * start a topic.
+ */
 export const CHANNEL_GROUP_SETTINGS: Record<string, PermissionConfig> = {
   can_add_subscribers_group: setting('role:nobody', false),
   can_administer_channel_group: setting('channel_creator', false),
-  can_create_topic_group: setting('role:everyone', true),
-  can_delete_any_message_group: setting('role:nobody', true),
-  can_delete_own_message_group: setting('role:nobody', true),
   can_move_messages_out_of_channel_group: setting('role:nobody', true),
   can_move_messages_within_channel_group: setting('role:nobody', true),
   can_remove_subscribers_group: setting('role:administrators', true),

@@ -2,6 +2,7 @@
 // group-setting values each accepts (Zulip's Realm.REALM_PERMISSION_GROUP_SETTINGS), and the
 // defaults and types of the other organization settings PATCH /realm changes.
 import type { PermissionConfig } from './groupPermissions.js';
+import { REALM_DEFAULT_SETTING_NAMES, type SettingValue } from '../model/userSettings.js';
 
 const restricted = (defaultGroup: string, extra: Partial<PermissionConfig> = {}): PermissionConfig => ({
   defaultGroup,
@@ -42,7 +43,6 @@ export const REALM_PERMISSION_SETTINGS: Record<string, PermissionConfig> = {
   can_move_messages_between_channels_group: restricted('role:members'),
   can_move_messages_between_topics_group: open('role:everyone'),
   can_resolve_topics_group: open('role:everyone'),
-  can_set_delete_message_policy_group: restricted('role:moderators'),
   can_set_topics_policy_group: restricted('role:members'),
   can_summarize_topics_group: open('role:everyone'),
   create_multiuse_invite_group: restricted('role:administrators'),
@@ -79,6 +79,7 @@ export const REALM_PROPERTIES: Record<string, RealmPropertyDef> = {
   disallow_disposable_email_addresses: prop(true, { ownerOnly: true }),
   email_changes_disabled: prop(false),
   emails_restricted_to_domains: prop(false, { ownerOnly: true }),
+  enable_guest_user_dm_warning: prop(true),
   enable_guest_user_indicator: prop(true),
   enable_read_receipts: prop(false),
   enable_spectator_access: prop(false),
@@ -111,6 +112,20 @@ export const REALM_PROPERTIES: Record<string, RealmPropertyDef> = {
 export const REALM_USER_DEFAULTS = {
   email_address_visibility: 1,
 };
+
+/** The stored defaults of new users' settings: REALM_USER_DEFAULTS under what the organization chose. */
+export function storedUserDefaults(realmSettings: Record<string, unknown>): Record<string, SettingValue> {
+  return { ...REALM_USER_DEFAULTS, ...(realmSettings.user_settings_defaults as Record<string, SettingValue> | undefined) };
+}
+
+/** The settings a new account starts with: every default the organization chose. */
+export function newUserSettings(realmSettings: Record<string, unknown>): Record<string, SettingValue> {
+  const out: Record<string, SettingValue> = {};
+  for (const [name, value] of Object.entries(storedUserDefaults(realmSettings))) {
+    if (REALM_DEFAULT_SETTING_NAMES.includes(name)) out[name] = value;
+  }
+  return out;
+}
 
 export const MAX_REALM_NAME_LENGTH = 40;
 export const MAX_REALM_DESCRIPTION_LENGTH = 1000;

@@ -8,7 +8,7 @@ import { formatMessage, type MessageViewOptions } from '../views/messages.js';
 import { Flag, flagNames } from '../db/flags.js';
 import { loadReactions, type Reaction } from '../db/reactions.js';
 import type { PendingQuery, Row } from 'postgres';
-import { narrowSql, queryMessages, readableSql, receivedSql, type FetchedMessage, type ViewerScope } from '../db/narrow.js';
+import { maxReceivedMessageId, narrowSql, queryMessages, readableSql, receivedSql, type FetchedMessage, type ViewerScope } from '../db/narrow.js';
 import { receivedMessage, type Reader } from '../permissions/messageAccess.js';
 import { loadReader } from './readers.js';
 import { topicLinksFor } from '../views/topicLinks.js';
@@ -107,11 +107,9 @@ export async function fetchRange(actor: RealmActor, reader: Reader, input: Range
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
-  let anchorText = input.anchor;
-  if (anchorText === undefined) {
-    if (!input.useFirstUnreadAnchor) throw badRequest("Missing 'anchor' argument");
-    anchorText = 'first_unread';
-  }
+  // As Zulip: the legacy use_first_unread_anchor wins over any anchor sent with it.
+  const anchorText = input.useFirstUnreadAnchor ? 'first_unread' : input.anchor;
+  if (anchorText === undefined) throw badRequest("Missing 'anchor' argument");
   let anchor: number;
   if (anchorText === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
   else if (anchorText === 'oldest') anchor = 0;
@@ -207,4 +205,11 @@ export async function channelHasNonEmptyTopicMessages(actor: RealmActor, streamI
   // The actor's topic index is kept at send time, before commit, so it also sees sends in flight.
   for (const key of actor.state.messaging.topics.get(streamId)?.keys() ?? []) if (key !== '') return true;
   return false;
+}
+
+/** The newest message the user received (-1 for none): GET /users/me's `max_message_id`. */
+export async function newestReceivedMessageId(actor: RealmActor, user: User): Promise<number> {
+  const upTo = actor.state.messaging.publishedUpTo;
+  const reader = await loadReader(actor, user);
+  return (await maxReceivedMessageId(actor.sql, actor.realm.id, viewerScope(reader), upTo)) ?? -1;
 }

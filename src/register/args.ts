@@ -15,7 +15,8 @@ const includeSubscribers = z.preprocess(
 
 export const registerParams = {
   apply_markdown: p.bool().default(false),
-  client_gravatar: p.bool().default(true),
+  // Default true for users, false for spectators (who may not ask for it): see withDefaults.
+  client_gravatar: p.bool().optional(),
   slim_presence: p.bool().default(false),
   presence_last_update_id: p.int().optional(),
   presence_history_limit_days: p.int().optional(),
@@ -29,4 +30,13 @@ export const registerParams = {
   queue_lifespan_secs: p.int().default(0),
 };
 
-export type RegisterArgs = Args<typeof registerParams>;
+type ParsedRegisterArgs = Args<typeof registerParams>;
+export type RegisterArgs = Omit<ParsedRegisterArgs, 'client_gravatar'> & { client_gravatar: boolean };
+
+/** A signed-in client's register arguments, with the defaults that depend on who asks. */
+export function withDefaults(args: ParsedRegisterArgs): RegisterArgs {
+  return { ...args, client_gravatar: args.client_gravatar ?? true };
+}
+
+/** The parsed arguments before those defaults (what the spectator path checks). */
+export type RawRegisterArgs = ParsedRegisterArgs;

@@ -32,10 +32,15 @@ const HINT_MAX_LENGTH = 80;
 const SHORT_VALUE_MAX = 50;
 const LONG_VALUE_MAX = 500;
 
-const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { name: string; hint: string; url_pattern: string }> = {
-  github: { name: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
-  twitter: { name: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
+const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { text: string; name: string; hint: string; url_pattern: string }> = {
+  github: { text: 'GitHub', name: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
+  twitter: { text: 'Twitter', name: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
 };
+
+/** Register `realm_default_external_accounts`: the well-known account types, by subtype. */
+export function defaultExternalAccounts(): Record<string, { text: string; name: string; hint: string; url_pattern: string }> {
+  return Object.fromEntries(Object.entries(DEFAULT_EXTERNAL_ACCOUNTS).map(([k, v]) => [k, { ...v }]));
+}
 
 /** Register `custom_profile_field_types`. */
 export function customProfileFieldTypes(): Record<string, { id: number; name: string }> {

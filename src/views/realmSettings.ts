@@ -3,7 +3,7 @@
 // configuration of permission settings clients use to build their settings UI.
 import type { RealmActor } from '../realm/actor.js';
 import { fakeEmailDomain } from '../http/urls.js';
-import { formatGroupSetting } from '../permissions/groups.js';
+import { formatGroupSetting, systemGroup } from '../permissions/groups.js';
 import { USER_GROUP_SETTINGS, type PermissionConfig } from '../permissions/groupPermissions.js';
 import { REALM_PERMISSION_SETTINGS, REALM_PROPERTIES, REALM_USER_DEFAULTS } from '../permissions/realmDefaults.js';
 import { realmGroupSetting } from '../permissions/realmSettings.js';
@@ -41,6 +41,25 @@ export function supportedPermissionSettings() {
   };
 }
 
+/** The integer policies Zulip's group settings replaced, by the system group each meant. */
+const COMMON_POLICIES: Record<string, number> = { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
+const WEB_PUBLIC_POLICIES: Record<string, number> = { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 };
+const WILDCARD_MENTION_POLICIES: Record<string, number> = {
+  'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7,
+};
+
+/**
+ * A deprecated policy key register still sends: the policy of the system group the setting
+ * names, or (a group no policy meant) the fallback Zulip uses, the widest role-based one.
+ */
+function legacyPolicy(actor: RealmActor, setting: string, policies: Record<string, number>, fallback: number): number {
+  const value = realmGroupSetting(actor.state, setting);
+  for (const [groupName, policy] of Object.entries(policies)) {
+    if (value === systemGroup(actor.state, groupName).id) return policy;
+  }
+  return fallback;
+}
+
 export function realmSettingsState(actor: RealmActor): Record<string, unknown> {
   const state = actor.state;
   const out: Record<string, unknown> = {};
@@ -61,6 +80,10 @@ export function realmSettingsState(actor: RealmActor): Record<string, unknown> {
   out.realm_allow_edit_history = historyPolicy !== 'none';
   out.realm_topics_policy = topicsPolicy;
   out.realm_mandatory_topics = topicsPolicy === 'disable_empty_topic';
+  out.realm_create_public_stream_policy = legacyPolicy(actor, 'can_create_public_channel_group', COMMON_POLICIES, 1);
+  out.realm_create_private_stream_policy = legacyPolicy(actor, 'can_create_private_channel_group', COMMON_POLICIES, 1);
+  out.realm_create_web_public_stream_policy = legacyPolicy(actor, 'can_create_web_public_channel_group', WEB_PUBLIC_POLICIES, 4);
+  out.realm_wildcard_mention_policy = legacyPolicy(actor, 'can_mention_many_users_group', WILDCARD_MENTION_POLICIES, 1);
   out.realm_bot_domain = fakeEmailDomain(actor.services.config, actor.realm);
   out.server_supported_permission_settings = supportedPermissionSettings();
   return out;

@@ -79,12 +79,15 @@ export function formatUser(
     // With client_gravatar the client derives a Gravatar from `email`: only possible when
     // `email` is the real address (Zulip's format_user_row, visibility "everyone").
     avatar_url: opts.clientGravatar && user.avatarSource === 'G' && apiEmailIsReal(user) ? null : text.avatar,
-    bot_type: user.botType,
   };
   // Left out by adding it only when wanted: deleting a key would turn the object into a slow
   // dictionary (for JSON.stringify too).
   if (!opts.omitIsActive) out.is_active = user.isActive;
-  if (user.isBot) out.bot_owner_id = user.botOwnerId;
+  // Bots only, as Zulip's format_user_row: humans have no bot_type key at all.
+  if (user.isBot) {
+    out.bot_type = user.botType;
+    out.bot_owner_id = user.botOwnerId;
+  }
   if (!user.isBot && opts.includeCustomProfileFields) out.profile_data = opts.profileData ?? {};
   return out;
 }

@@ -14,6 +14,8 @@ import { MemoryRateLimitStore, parseRateLimits, type RateLimitStore } from '../a
 import { createStorage } from '../storage/index.js';
 import { newWorkerCounters, type WorkerCounters } from '../realm/services.js';
 import { countedJobTable, type JobCounts } from './jobCounts.js';
+import { createMailTransport, logMailConfiguration } from './mail.js';
+import { startEmailGateway } from './emailGateway.js';
 
 export interface Worker {
   registry: RealmRegistry;
@@ -54,11 +56,27 @@ export async function startWorker(
     await jobs.close();
     throw err;
   }
-  jobs.start({ config, sql, log, registry });
+  logMailConfiguration(config, log);
+  const mailer = createMailTransport(config);
+  jobs.start({ config, sql, log, registry, mailer });
+  if (mailer) {
+    jobs.every('email-sweep', config.EMAIL_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the email sweep'));
+  }
   jobs.every('retention', config.RETENTION_INTERVAL_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule message retention'));
   // Also the recovery at start: scheduled messages whose jobs did not survive (in-process
   // timers after a restart, jobs of a crashed worker) are queued again.
   jobs.every('scheduled-sweep', config.SCHEDULED_SWEEP_SECONDS * 1000, {}).catch((err: unknown) => log.error({ err }, 'could not schedule the scheduled-message sweep'));
+  let gateway;
+  try {
+    gateway = await startEmailGateway(config, registry, log);
+  } catch (err) {
+    feed.stop();
+    registry.close();
+    mailer?.close();
+    await render.close();
+    await jobs.close();
+    throw err;
+  }
   const handler = new WorkerRequestHandler(registry, log, () => feed.catchUp(), { rules: rateLimits, store: rateLimitStore });
   return {
     registry,
@@ -67,8 +85,12 @@ export async function startWorker(
     render,
     jobCounts,
     stop() {
-      const jobsClosed = jobs.close().catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'));
+      const jobsClosed = jobs
+        .close()
+        .catch((err: unknown) => log.warn({ err }, 'closing the job runner failed'))
+        .finally(() => mailer?.close());
       feed.stop();
+      gateway?.close().catch((err: unknown) => log.warn({ err }, 'closing the email gateway failed'));
       registry.close();
       // Renders still queued fail with RenderPoolClosedError; nothing waits for the threads.
       render.close().catch((err: unknown) => log.warn({ err }, 'closing the render pool failed'));

@@ -200,8 +200,6 @@ describe('permission groups', () => {
     ok(await alice.patch(`/streams/${id}`, { can_send_message_group: { new: sys['role:administrators'] } }));
     expect(await drain(qb)).toEqual([]);
     expectError(await alice.patch(`/streams/${id}`, { can_subscribe_group: { new: sys['role:everyone'] } }), 400, 'BAD_REQUEST', "'can_subscribe_group' setting cannot be set to 'role:everyone' group.");
-    expectError(await alice.patch(`/streams/${id}`, { can_delete_own_message_group: { new: sys['role:members'] } }), 400, 'BAD_REQUEST', 'Insufficient permission');
-    ok(await owner.patch(`/streams/${id}`, { can_delete_own_message_group: { new: sys['role:members'] } }));
     expectError(await alice.patch(`/streams/${id}`, { can_send_message_group: 5 }), 400, 'BAD_REQUEST');
   });
 

@@ -80,9 +80,9 @@ describe('personal settings', () => {
   });
 
   it('send nothing for an unchanged value', async () => {
-    await bob.patch('/settings', { dense_mode: true });
+    await bob.patch('/settings', { fluid_layout_width: true });
     const q = await queueFor(bob);
-    expect((await bob.patch('/settings', { dense_mode: true })).status).toBe(200);
+    expect((await bob.patch('/settings', { fluid_layout_width: true })).status).toBe(200);
     expect(await eventsNow(bob, q)).toEqual([]);
   });
 

@@ -108,7 +108,7 @@ describe('channel properties', () => {
 
   it('every channel permission setting', async () => {
     const settings = [
-      'can_add_subscribers_group', 'can_create_topic_group', 'can_delete_any_message_group', 'can_delete_own_message_group',
+      'can_add_subscribers_group',
       'can_move_messages_out_of_channel_group', 'can_move_messages_within_channel_group', 'can_resolve_topics_group', 'can_subscribe_group',
     ];
     for (const name of settings) {

@@ -36,6 +36,15 @@ function applyEvent(cs: ClientState, event: Obj): void {
     case 'attachment':
       // Transient, or about data register does not carry (uploads are listed by GET /attachments).
       return;
+    case 'muted_topics':
+      if ('muted_topics' in state) state.muted_topics = event.muted_topics;
+      return;
+    case 'restart':
+      // The server was replaced: what register said about it is now what the event says.
+      for (const key of ['zulip_version', 'zulip_merge_base', 'zulip_feature_level', 'server_generation']) {
+        if (key in state) state[key] = event[key];
+      }
+      return;
     case 'message':
       return applyMessage(cs, event);
     case 'update_message':

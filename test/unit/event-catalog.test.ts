@@ -10,7 +10,7 @@ const built: catalog.ServerEvent[] = [
   ...catalog.deleteMessageEvents([1, 2], { message_type: 'stream', stream_id: 1, topic: 't' }, false),
   ...catalog.deleteMessageEvents([1, 2], { message_type: 'private' }, true),
   catalog.updateMessageFlagsEvent('remove', 'read', [3], { 3: { type: 'private', user_ids: [4], mentioned: true } }),
-  catalog.reactionEvent('add', { message_id: 1, emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji', user_id: 2 }),
+  catalog.reactionEvent('add', { message_id: 1, emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji', user_id: 2, user: { user_id: 2, email: 'a@b.test', full_name: 'A' } }),
   catalog.directTypingEvent('start', { user_id: 1, email: 'a@b.c' }, [{ user_id: 2, email: 'b@b.c' }]),
   catalog.channelTypingEvent('stop', { user_id: 1, email: 'a@b.c' }, 5, 'topic'),
   catalog.userTopicEvent({ stream_id: 1, topic_name: 't', last_updated: 5, visibility_policy: 2 }),

@@ -7,7 +7,6 @@ import type { Stream, User } from '../../model/types.js';
 import type { GroupSettingValue } from '../../permissions/groups.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { CHANNEL_SETTING_NAMES, defaultChannelSetting, parseChannelGroupSetting } from '../../permissions/channelSettings.js';
-import { systemGroup } from '../../permissions/groups.js';
 import { insertStream } from '../../db/streams.js';
 import { renderContent } from '../messages/render.js';
 import { checkPrivacyPolicy, normalizeDescription, parseRetentionDays, parseTopicsPolicy, type TopicsPolicy } from './channels.js';
@@ -59,7 +58,6 @@ export function prepareNewChannels(
   }
   // Public channels always share their history with subscribers.
   const history = o.inviteOnly ? (o.historyPublicToSubscribers ?? false) : true;
-  const nobody = systemGroup(state, 'role:nobody').id;
   const settings: Record<string, GroupSettingValue> = {};
   for (const name of CHANNEL_SETTING_NAMES) {
     const given = o.groupSettings[name];
@@ -67,21 +65,7 @@ export function prepareNewChannels(
       settings[name] = defaultChannelSetting(state, name, acting);
       continue;
     }
-    const value = parseChannelGroupSetting(state, name, given);
-    if (
-      (name === 'can_delete_any_message_group' || name === 'can_delete_own_message_group') &&
-      value !== nobody &&
-      !hasRealmPermission(state, acting, 'can_set_delete_message_policy_group')
-    ) {
-      throw badRequest('Insufficient permission');
-    }
-    settings[name] = value;
-  }
-  // Protected history works only when everyone may start topics (Zulip's rule).
-  if (!history && o.groupSettings.can_create_topic_group !== undefined && settings.can_create_topic_group !== systemGroup(state, 'role:everyone').id) {
-    throw badRequest('Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group', {
-      parameters: ['history_public_to_subscribers', 'can_create_topic_group'],
-    });
+    settings[name] = parseChannelGroupSetting(state, name, given);
   }
   const folderId = o.folderId ?? null;
   if (folderId !== null && !state.channelFolders.has(folderId)) {

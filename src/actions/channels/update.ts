@@ -4,7 +4,7 @@ import { ApiError, badRequest, mustBeOwner } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../model/types.js';
 import type { EventSource } from '../../events/hub.js';
-import { formatGroupSetting, systemGroup, type GroupSettingValue } from '../../permissions/groups.js';
+import { formatGroupSetting, type GroupSettingValue } from '../../permissions/groups.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessChannelContent, metadataAudience } from '../../permissions/channelAccess.js';
 import { CHANNEL_GROUP_SETTINGS, CHANNEL_SETTING_NAMES, channelSetting } from '../../permissions/channelSettings.js';
@@ -109,7 +109,6 @@ export function updateChannel(actor: RealmActor, user: User, streamId: number, u
       next.folderId = u.folderId;
     }
     const changedSettings: string[] = [];
-    const nobody = systemGroup(state, 'role:nobody').id;
     for (const name of CHANNEL_SETTING_NAMES) {
       const change = u.groupSettings[name];
       if (!change) continue;
@@ -118,9 +117,6 @@ export function updateChannel(actor: RealmActor, user: User, streamId: number, u
       // Changing who may act on a private channel needs access to its content, as do the
       // subscriber-management settings anywhere.
       if ((stream.inviteOnly || SETTINGS_NEEDING_CONTENT_ACCESS.has(name)) && !hasContent) throw contentAccessRequired();
-      if ((name === 'can_delete_any_message_group' || name === 'can_delete_own_message_group') && value !== nobody) {
-        if (!hasRealmPermission(state, user, 'can_set_delete_message_policy_group')) throw badRequest('Insufficient permission');
-      }
       next.settings[name] = value;
       changedSettings.push(name);
     }

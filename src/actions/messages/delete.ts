@@ -1,6 +1,7 @@
-// DELETE /messages/{message_id}. Allowed to members of the organization's or the channel's
-// can_delete_any_message_group, and to the sender (or a bot's owner) through
-// can_delete_own_message_group within the realm's delete time limit.
+// DELETE /messages/{message_id}. Allowed to members of the organization's
+// can_delete_any_message_group, and to the sender (or a bot's owner) through the
+// organization's can_delete_own_message_group within the realm's delete time limit.
+// (Channel-level delete settings came after our feature level.)
 import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../model/types.js';
@@ -18,12 +19,12 @@ import { limitSeconds, messageToModify, pastLimit, refreshTopic } from './modify
 
 function checkCanDelete(actor: RealmActor, user: User, m: MessageRecord): void {
   const stream = m.streamId !== null ? (actor.state.streams.get(m.streamId) ?? null) : null;
-  if (hasMessagePermission(actor.state, user, stream, 'can_delete_any_message_group', 'can_delete_any_message_group')) return;
+  if (hasMessagePermission(actor.state, user, stream, 'can_delete_any_message_group', null)) return;
   const sender = actor.user(m.senderId);
   const own = m.senderId === user.id || (sender?.isBot === true && sender.botOwnerId === user.id);
   const denied = () => badRequest("You don't have permission to delete this message");
   if (!own) throw denied();
-  if (!hasMessagePermission(actor.state, user, stream, 'can_delete_own_message_group', 'can_delete_own_message_group')) throw denied();
+  if (!hasMessagePermission(actor.state, user, stream, 'can_delete_own_message_group', null)) throw denied();
   if (pastLimit(m, limitSeconds(actor, 'message_content_delete_limit_seconds'))) {
     throw badRequest('The time limit for deleting this message has passed');
   }

@@ -27,30 +27,44 @@ const GENERIC_BOT = 1;
 /** Zulip's max_bulk_new_subscription_messages: above this many new subscribers, no DMs. */
 export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = REALM_LIMITS.max_bulk_new_subscription_messages;
 
-export function notificationBotEmail(actor: RealmActor): string {
-  return `notification-bot@${fakeEmailDomain(actor.services.config, actor.realm)}`;
+/** The server's own bots of a realm: ownerless, each at a reserved address of the realm's domain. */
+export interface SystemBot {
+  localPart: string;
+  name: string;
 }
 
-/** The realm's Notification Bot, if it exists: an ownerless bot with the reserved address. */
-export function findNotificationBot(actor: RealmActor): User | undefined {
-  const email = notificationBotEmail(actor).toLowerCase();
+export const NOTIFICATION_BOT: SystemBot = { localPart: 'notification-bot', name: NOTIFICATION_BOT_NAME };
+/** Zulip's EMAIL_GATEWAY_BOT: the default sender of messages mailed to a channel's address. */
+export const EMAIL_GATEWAY_BOT: SystemBot = { localPart: 'emailgateway', name: 'Email Gateway' };
+
+export function systemBotEmail(actor: RealmActor, bot: SystemBot): string {
+  return `${bot.localPart}@${fakeEmailDomain(actor.services.config, actor.realm)}`;
+}
+
+export const notificationBotEmail = (actor: RealmActor) => systemBotEmail(actor, NOTIFICATION_BOT);
+
+/** A system bot of the realm, if it exists: an ownerless bot with the reserved address. */
+export function findSystemBot(actor: RealmActor, which: SystemBot): User | undefined {
+  const email = systemBotEmail(actor, which).toLowerCase();
   for (const u of actor.state.users.values()) {
     if (u.isBot && u.botOwnerId === null && u.deliveryEmail.toLowerCase() === email) return u;
   }
   return undefined;
 }
 
-/** The Notification Bot, created (and announced like any new user) on first use. */
-export function ensureNotificationBot(actor: RealmActor): Promise<User> {
-  const known = findNotificationBot(actor);
+export const findNotificationBot = (actor: RealmActor) => findSystemBot(actor, NOTIFICATION_BOT);
+
+/** A system bot, created (and announced like any new user) on first use. */
+export function ensureSystemBot(actor: RealmActor, which: SystemBot): Promise<User> {
+  const known = findSystemBot(actor, which);
   if (known) return Promise.resolve(known);
   return actor.exclusive(async () => {
-    const again = findNotificationBot(actor);
+    const again = findSystemBot(actor, which);
     if (again) return again;
     const bot = await insertUser(actor.sql, {
       realmId: actor.realm.id,
-      deliveryEmail: notificationBotEmail(actor),
-      fullName: NOTIFICATION_BOT_NAME,
+      deliveryEmail: systemBotEmail(actor, which),
+      fullName: which.name,
       passwordHash: null,
       apiKey: generateApiKey(),
       role: Role.MEMBER,
@@ -64,6 +78,9 @@ export function ensureNotificationBot(actor: RealmActor): Promise<User> {
     return bot;
   });
 }
+
+/** The Notification Bot, created on first use. */
+export const ensureNotificationBot = (actor: RealmActor) => ensureSystemBot(actor, NOTIFICATION_BOT);
 
 export type InternalTarget = { streamId: number; topic: string } | { userIds: number[] };
 

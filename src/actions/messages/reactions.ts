@@ -12,6 +12,7 @@ import { accessibleMessage } from '../../queries/messages.js';
 import { loadReader, readersOf } from '../../queries/readers.js';
 import { policyForParticipation, userTopicChanged } from './topicPolicy.js';
 import { reactionEvent } from '../../events/catalog/index.js';
+import { apiEmail } from '../../views/users.js';
 
 export interface EmojiInput {
   emojiName?: string;
@@ -69,8 +70,11 @@ function resolveEmoji(input: EmojiInput): Emoji {
   return checkEmoji(name, input.emojiCode, type);
 }
 
-const reactionChanged = (op: 'add' | 'remove', r: Reaction) =>
-  reactionEvent(op, { message_id: r.messageId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId });
+const reactionChanged = (actor: RealmActor, op: 'add' | 'remove', r: Reaction, reactor: User) =>
+  reactionEvent(op, {
+    message_id: r.messageId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId,
+    user: { user_id: reactor.id, email: apiEmail(actor.services.config, actor.realm, reactor), full_name: reactor.fullName },
+  });
 
 async function changeReaction(actor: RealmActor, user: User, messageId: number, op: 'add' | 'remove', input: EmojiInput): Promise<void> {
   const emoji = resolveEmoji(input);
@@ -86,7 +90,7 @@ async function changeReaction(actor: RealmActor, user: User, messageId: number, 
       if (!reaction) throw new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.", 400);
     }
     const readers = (await readersOf(actor, [message])).get(message.id) ?? new Map<number, number>();
-    actor.events.publish(reactionChanged(op, reaction), [user.id, ...readers.keys()]);
+    actor.events.publish(reactionChanged(actor, op, reaction, user), [user.id, ...readers.keys()]);
     // Reacting is taking part: users who follow topics they take part in follow this one.
     if (op === 'add' && message.streamId !== null && !user.isBot) {
       const stream = actor.state.streams.get(message.streamId);

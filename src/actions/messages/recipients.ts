@@ -5,7 +5,6 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../model/types.js';
 import { apiEmail } from '../../views/users.js';
 import { userByEmail } from '../../queries/users.js';
-import { hasChannelPermission } from '../../permissions/channelSettings.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../../model/limits.js';
 import { streamDoesNotExist } from '../channels/channels.js';
 import type { ChannelTarget } from './input.js';
@@ -45,7 +44,7 @@ export function effectiveTopicsPolicy(actor: RealmActor, stream: Stream): Stream
   return settings.mandatory_topics === true ? 'disable_empty_topic' : 'allow_empty_topic';
 }
 
-/** The topic rules of a send: the channel's topics policy and who may start topics. */
+/** The topic rules of a send: the channel's topics policy. */
 export function checkTopicAllowed(actor: RealmActor, sender: User, stream: Stream, topic: string): void {
   const policy = effectiveTopicsPolicy(actor, stream);
   if (policy === 'disable_empty_topic' && topic === '') {
@@ -53,11 +52,5 @@ export function checkTopicAllowed(actor: RealmActor, sender: User, stream: Strea
   }
   if (policy === 'empty_topic_only' && topic !== '') {
     throw badRequest(`Only the ${EMPTY_TOPIC_DISPLAY_NAME} topic is allowed in this channel.`);
-  }
-  if (actor.state.messaging.topic(stream.id, topic)) return;
-  const owner = sender.isBot && sender.botOwnerId !== null ? actor.user(sender.botOwnerId) : undefined;
-  const mayCreate = (u: User) => hasChannelPermission(actor.state, u, stream, 'can_create_topic_group');
-  if (!mayCreate(sender) && !(owner && mayCreate(owner))) {
-    throw badRequest('You do not have permission to create new topics in this channel.');
   }
 }

@@ -24,6 +24,7 @@ import { followsWhereMentioned, policyForSend, userTopicChanged } from './topicP
 import { publishMessage } from './delivery.js';
 import { findAlertWords } from '../../render/scan.js';
 import { enqueueMessageNotifications } from './notifications.js';
+import { enqueueMissedMessageEmails } from '../email/missedMessages.js';
 import { metadataAudience } from '../../permissions/channelAccess.js';
 import { channelChanged } from '../channels/events.js';
 import { triggerOutgoingWebhooks } from '../integrations/serviceBots.js';
@@ -269,6 +270,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
         publicChannel: !!stream && !stream.inviteOnly,
       });
       enqueueMessageNotifications(actor, message, bits);
+      enqueueMissedMessageEmails(actor, message, bits);
       if (firstInStreamId !== null && stream) publishFirstMessage(actor, stream, id, bits);
       triggerOutgoingWebhooks(actor, sender, message, rendered);
     },

@@ -5,7 +5,9 @@
 import type { User } from '../../model/types.js';
 import { VisibilityPolicy, type UserTopic } from '../../model/messageState.js';
 import type { EventQueue } from '../../events/queue.js';
-import { userTopicEvent, type ServerEvent } from '../../events/catalog/index.js';
+import { mutedTopicsEvent, userTopicEvent, type ServerEvent } from '../../events/catalog/index.js';
+import type { RealmState } from '../../model/realmState.js';
+import { mutedTopicsList } from '../../views/userTopics.js';
 import { topicForQueue } from '../../events/shape.js';
 
 export const AutoPolicy = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
@@ -53,4 +55,14 @@ export function userTopicChanged(t: UserTopic): (queue: EventQueue) => ServerEve
       last_updated: t.lastUpdated,
       visibility_policy: t.visibilityPolicy,
     });
+}
+
+/**
+ * What a user's own topic visibility change sends: the deprecated muted_topics list first
+ * (as Zulip's do_set_user_topic_visibility_policy), then the user_topic event. Automatic
+ * changes (on sending or reacting) send only the latter, as in Zulip.
+ */
+export function userTopicSet(state: RealmState, t: UserTopic): (queue: EventQueue) => ServerEvent[] {
+  const changed = userTopicChanged(t);
+  return (queue) => [mutedTopicsEvent(mutedTopicsList(state, t.userId, queue)), changed(queue)];
 }

@@ -11,7 +11,7 @@ import { displayTopic } from '../../views/messages.js';
 import { historyRanges } from '../../queries/subscriptionHistory.js';
 import { invalidChannelId } from '../channels/channels.js';
 import { normalizeTopic } from './input.js';
-import { userTopicChanged } from './topicPolicy.js';
+import { userTopicSet } from './topicPolicy.js';
 
 /** GET /users/me/{stream_id}/topics: newest topic first; protected history shows only the user's periods. */
 export async function channelTopicsFor(actor: RealmActor, user: User, streamId: number, allowEmptyTopicName: boolean) {
@@ -43,7 +43,7 @@ async function setPolicy(actor: RealmActor, user: User, stream: Stream, topic: s
   const t: UserTopic = { userId: user.id, streamId: stream.id, topicName: topic, visibilityPolicy: policy, lastUpdated: Math.floor(Date.now() / 1000) };
   await saveUserTopics(actor.sql, [t]);
   actor.state.messaging.putUserTopic(t);
-  actor.events.publish(userTopicChanged(t), [user.id]);
+  actor.events.publish(userTopicSet(actor.state, t), [user.id]);
 }
 
 /** POST /user_topics. */

@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { badRequest, mustBeAdmin, mustBeOwner } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import { ROLES, Role, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
+import { ROLES, Role, type EmailInvite, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
 import { insertInvite, revokeInvite } from '../../db/invites.js';
 import { addGroupMembers } from '../../db/groups.js';
 import { saveUser } from '../../db/organization.js';
@@ -13,12 +13,17 @@ import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessChannelContent, canSubscribeOthers } from '../../permissions/channelAccess.js';
 import { publishPeerEvents, publishSubscriptionAdd } from '../channels/events.js';
 import { realmUserDefault } from './settings.js';
+import { newUserSettings } from '../../permissions/realmDefaults.js';
 import { groupForUpdate } from '../groups/groups.js';
 import { announceUser, insertNewUser } from '../users/create.js';
 import { actingUser, requireNonGuest } from '../../permissions/roles.js';
 import { isAdmin } from '../../model/roles.js';
 import { inviteLink, inviteExpired } from '../../views/invites.js';
 import { invitesChangedEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
+import { InviteStatus, setEmailInviteStatus } from '../../db/emailInvites.js';
+import { queueEmailsInBackground } from '../email/outbox.js';
+import { welcomeEmailOf } from '../email/account.js';
+import { sendInternalMessage, silentMention } from '../messages/notificationBot.js';
 
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
 /** The longest expiry accepted (a century): beyond it the expiry date would not be a date. */
@@ -27,14 +32,14 @@ export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 
-function generateInviteKey(): string {
+export function generateInviteKey(): string {
   let key = '';
   for (let i = 0; i < 24; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
   return key;
 }
 
 /** Whether a user may hand out a role: owners only by owners, staff roles only by administrators. */
-function roleGrantError(user: User, invitedAs: number): string | null {
+export function roleGrantError(user: User, invitedAs: number): string | null {
   if (!ROLES.includes(invitedAs)) return 'Invalid invite_as';
   if (invitedAs === Role.OWNER && user.role !== Role.OWNER) return 'Must be an organization owner';
   if (invitedAs <= Role.MODERATOR && user.role > Role.ADMINISTRATOR) return 'Must be an organization administrator';
@@ -42,7 +47,7 @@ function roleGrantError(user: User, invitedAs: number): string | null {
 }
 
 /** Channels of a link: each readable by the creator, and default or open to their subscribing others. */
-function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
+export function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
   const state = actor.state;
   const streams = [...new Set(ids)].map((id) => {
     const stream = state.streams.get(id);
@@ -57,7 +62,7 @@ function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
   return streams;
 }
 
-function notifyInvitesChanged(actor: RealmActor, referrerId: number): void {
+export function notifyInvitesChanged(actor: RealmActor, referrerId: number): void {
   const ids = new Set(actor.state.activeUsers().filter((u) => isAdmin(u)).map((u) => u.id));
   ids.add(referrerId);
   actor.events.publish(invitesChangedEvent(), ids);
@@ -143,11 +148,14 @@ export interface InviteSignup {
 const invalidLink = () => badRequest('Invalid invitation link.');
 const deadLink = () => badRequest('The confirmation link has expired or been deactivated.');
 
-/** The link for a key, if it is usable in this realm now. */
-function usableInvite(actor: RealmActor, key: string): { invite: MultiuseInvite; creator: User } {
-  const invite = [...actor.state.multiuseInvites.values()].find((i) => i.key === key);
+/** The link for a key, if it is usable in this realm now (by this address, for an email invitation). */
+function usableInvite(actor: RealmActor, key: string, email: string): { invite: MultiuseInvite | EmailInvite; creator: User } {
+  const invite =
+    [...actor.state.multiuseInvites.values()].find((i) => i.key === key) ??
+    [...actor.state.emailInvites.values()].find((i) => i.key === key);
   if (!invite) throw invalidLink();
-  if (invite.revoked || inviteExpired(invite)) throw deadLink();
+  if ('email' in invite && invite.email.toLowerCase() !== email.trim().toLowerCase()) throw badRequest('This invitation is for another email address.');
+  if (('revoked' in invite && invite.revoked) || inviteExpired(invite)) throw deadLink();
   const creator = actor.user(invite.referredBy);
   if (!creator || !creator.isActive) throw deadLink();
   // The link never grants more than its creator could grant today.
@@ -155,10 +163,22 @@ function usableInvite(actor: RealmActor, key: string): { invite: MultiuseInvite;
   return { invite, creator };
 }
 
-/** POST /register_with_invite: creates the account with the link's role, channels and groups. */
-export function registerWithInvite(actor: RealmActor, input: InviteSignup): Promise<User> {
+/**
+ * POST /register_with_invite: creates the account with the invitation's role, channels and
+ * groups; then the welcome email, and the referrer's notice when they asked for one.
+ */
+export async function registerWithInvite(actor: RealmActor, input: InviteSignup): Promise<User> {
+  const { user, notify } = await createInvitedUser(actor, input);
+  queueEmailsInBackground(actor.services, [welcomeEmailOf(actor, user)]);
+  if (notify !== null) {
+    await sendInternalMessage(actor, { to: { userIds: [notify] }, content: `${silentMention(user)} accepted your invitation to join ${actor.realm.name}!` });
+  }
+  return user;
+}
+
+function createInvitedUser(actor: RealmActor, input: InviteSignup): Promise<{ user: User; notify: number | null }> {
   return actor.exclusive(async () => {
-    const { invite } = usableInvite(actor, input.key);
+    const { invite } = usableInvite(actor, input.key, input.email);
     const state = actor.state;
     const streams = new Map<number, Stream>();
     for (const id of invite.streamIds) {
@@ -177,6 +197,7 @@ export function registerWithInvite(actor: RealmActor, input: InviteSignup): Prom
         password: input.password,
         fullName: input.fullName,
         role: invite.invitedAs,
+        settings: newUserSettings(actor.realm.settings),
       });
       if (created.settings.email_address_visibility !== visibility) {
         created = { ...created, settings: { ...created.settings, email_address_visibility: visibility } };
@@ -203,7 +224,12 @@ export function registerWithInvite(actor: RealmActor, input: InviteSignup): Prom
       publishSubscriptionAdd(actor, user, [...streams.values()]);
       publishPeerEvents(actor, 'peer_add', new Map([...streams.values()].map((s) => [s, new Set([user.id])])));
     }
+    // Every pending email invitation of this address is used up by the new account.
+    const used = [...state.emailInvites.values()].filter((i) => i.email.toLowerCase() === user.deliveryEmail.toLowerCase());
+    await setEmailInviteStatus(actor.sql, actor.realm.id, used.map((i) => i.id), InviteStatus.USED);
+    for (const i of used) state.emailInvites.delete(i.id);
     notifyInvitesChanged(actor, invite.referredBy);
-    return user;
+    const notify = 'notifyReferrerOnJoin' in invite && invite.notifyReferrerOnJoin && invite.referredBy !== user.id ? invite.referredBy : null;
+    return { user, notify };
   });
 }

@@ -4,11 +4,12 @@ import { badRequest, mustBeOwner } from '../../model/errors.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { realmProperty } from '../../permissions/realmSettings.js';
 import type { RealmActor } from '../../realm/actor.js';
-import { Role, type User } from '../../model/types.js';
+import { DEFAULT_USER_SETTINGS, Role, type User } from '../../model/types.js';
+import { REALM_DEFAULT_SETTING_NAMES, checkSettingValue, type SettingValue } from '../../model/userSettings.js';
 import { saveRealmSettings } from '../../db/organization.js';
 import { formatGroupSetting, type GroupSettingValue } from '../../permissions/groups.js';
 import { applyGroupSettingChange, type GroupSettingChange } from '../../permissions/groupPermissions.js';
-import { OWNER_ONLY_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS, REALM_PROPERTIES, REALM_USER_DEFAULTS } from '../../permissions/realmDefaults.js';
+import { OWNER_ONLY_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS, REALM_PROPERTIES, REALM_USER_DEFAULTS, storedUserDefaults } from '../../permissions/realmDefaults.js';
 import { realmGroupSetting } from '../../permissions/realmSettings.js';
 import { realmUpdateEvent, realmUpdateDictEvent, realmUserSettingsDefaultsEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
 import { directMemberIds } from '../../views/groups.js';
@@ -130,16 +131,25 @@ function publishFullMemberChanges(actor: RealmActor, before: Set<number>): void 
 
 /** Defaults for accounts the realm creates from now on. */
 export function realmUserDefault(actor: RealmActor, name: keyof typeof REALM_USER_DEFAULTS): number {
-  const stored = (actor.realm.settings.user_settings_defaults as Record<string, unknown> | undefined)?.[name];
+  const stored = storedUserDefaults(actor.realm.settings)[name];
   return typeof stored === 'number' ? stored : REALM_USER_DEFAULTS[name];
 }
 
-/** PATCH /realm/user_settings_defaults: administrators. */
-export function updateRealmUserDefaults(actor: RealmActor, acting: User, changes: Partial<typeof REALM_USER_DEFAULTS>): Promise<void> {
+/**
+ * PATCH /realm/user_settings_defaults: administrators. Every value is checked before
+ * anything changes; one realm_user_settings_defaults event per changed setting.
+ */
+export function updateRealmUserDefaults(actor: RealmActor, acting: User, changes: Record<string, unknown>): Promise<void> {
+  for (const [name, value] of Object.entries(changes)) {
+    if (!REALM_DEFAULT_SETTING_NAMES.includes(name)) throw badRequest(`Invalid ${name}`);
+    const problem = checkSettingValue(name, value);
+    if (problem) throw badRequest(problem);
+  }
   return actor.exclusive(async () => {
     requireAdmin(actingUser(actor.state, acting));
-    const current = { ...REALM_USER_DEFAULTS, ...(actor.realm.settings.user_settings_defaults as object | undefined) };
-    const changed = Object.entries(changes).filter(([k, v]) => v !== undefined && current[k as keyof typeof current] !== v);
+    const current = storedUserDefaults(actor.realm.settings);
+    const effective = (name: string) => current[name] ?? DEFAULT_USER_SETTINGS[name];
+    const changed = Object.entries(changes).filter(([k, v]) => v !== undefined && effective(k) !== v) as [string, SettingValue][];
     if (!changed.length) return;
     const next = { ...current, ...Object.fromEntries(changed) };
     await saveRealmSettings(actor.sql, actor.realm.id, {
@@ -150,7 +160,7 @@ export function updateRealmUserDefaults(actor: RealmActor, acting: User, changes
     actor.state.realm = { ...actor.realm, settings: { ...actor.realm.settings, user_settings_defaults: next } };
     const everyone = actor.state.activeUsers().map((u) => u.id);
     for (const [property, value] of changed) {
-      actor.events.publish(realmUserSettingsDefaultsEvent(property, value as string | number | boolean), everyone);
+      actor.events.publish(realmUserSettingsDefaultsEvent(property, value), everyone);
     }
   });
 }

@@ -6,7 +6,7 @@ import { emailTaken, findUserIdByEmail, insertUser, loadUser } from '../../db/us
 import type { Sql } from '../../db/connect.js';
 import type { RealmActor } from '../../realm/actor.js';
 import { ROLES, Role, type User, type UserSettings } from '../../model/types.js';
-import { realmUserDefault } from '../realm/settings.js';
+import { newUserSettings } from '../../permissions/realmDefaults.js';
 import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { formatUser } from '../../views/users.js';
 import { realmUserAddEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
@@ -106,7 +106,7 @@ export function createUser(actor: RealmActor, acting: User, input: NewUserInput)
     const user = await insertNewUser(actor.sql, actor.realm.id, {
       ...input,
       role: Role.MEMBER,
-      settings: { email_address_visibility: realmUserDefault(actor, 'email_address_visibility') },
+      settings: newUserSettings(actor.realm.settings),
     });
     announceUser(actor, user);
     return user;

@@ -9,6 +9,7 @@ import { generateApiKey } from '../../auth/keys.js';
 import { directMemberIds } from '../../views/groups.js';
 import { checkFullName, checkRole } from './create.js';
 import { revokeInvitesOf } from '../realm/invites.js';
+import { revokeEmailInvitesOf } from '../realm/emailInvites.js';
 import { applyProfileData, type ProfileDataEntry } from './profileFields.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { botForAdmin } from '../../permissions/bots.js';
@@ -75,6 +76,7 @@ async function deactivate(actor: RealmActor, target: User): Promise<void> {
     actor.events.deleteUserQueues(u.id);
   }
   await revokeInvitesOf(actor, target.id);
+  await revokeEmailInvitesOf(actor, target.id);
   for (const u of affected) {
     publishDeactivation(actor, u);
     publishRealmUserUpdate(actor, u, { is_active: false });
@@ -91,7 +93,8 @@ export function deactivateUser(actor: RealmActor, acting: User, targetId: number
     if (!target || target.isBot) throw badRequest('No such user');
     if (!target.isActive) throw badRequest('User is deactivated');
     if (target.role === Role.OWNER && user.role !== Role.OWNER) throw mustBeOwner();
-    if (isLastOwner(actor, target)) throw cannotDeactivateLastUser(true);
+    // Unlike DELETE /users/me, Zulip answers a plain error here (no code of its own).
+    if (isLastOwner(actor, target)) throw badRequest('Cannot deactivate the only organization owner');
     await deactivate(actor, target);
   });
 }

@@ -4,12 +4,13 @@
 // validates every event it receives against `serverEventSchema` (nested API objects included),
 // so a field the server should not send fails the tests.
 import { z } from 'zod';
-import { messageEventSchemas, type DeleteMessageEvent, type MessageEvent, type ReactionEvent, type TypingEvent, type UpdateMessageEvent, type UpdateMessageFlagsEvent, type UserTopicEvent } from './messages.js';
+import { messageEventSchemas, type DeleteMessageEvent, type MessageEvent, type ReactionEvent, type TypingEvent, type UpdateMessageEvent, type UpdateMessageFlagsEvent, type UserTopicEvent, type MutedTopicsEvent } from './messages.js';
 import { channelEventSchemas, type ChannelFolderEvent, type DefaultStreamsEvent, type StreamEvent, type SubscriptionEvent } from './channels.js';
 import { userEventSchemas, type AlertWordsEvent, type CustomProfileFieldsEvent, type LegacySettingsEvent, type PresenceEvent, type RealmBotEvent, type RealmUserEvent, type UserSettingsEvent } from './users.js';
 import { groupEventSchemas, type UserGroupEvent } from './groups.js';
 import { realmEventSchemas, type InvitesChangedEvent, type RealmEvent, type RealmLinkifiersEvent, type RealmPlaygroundsEvent, type RealmUserSettingsDefaultsEvent } from './realm.js';
 import { fileEventSchemas, type AttachmentEvent } from './files.js';
+import { serverEventSchemas, type RestartEvent } from './server.js';
 import { laterEventSchemas, type DraftsEvent, type NavigationViewEvent, type RemindersEvent, type SavedSnippetsEvent, type ScheduledMessagesEvent } from './later.js';
 import { personalEventSchemas, type MutedUsersEvent, type TypingEditMessageEvent, type UserStatusEvent } from './personal.js';
 
@@ -21,6 +22,7 @@ export * from './realm.js';
 export * from './later.js';
 export * from './personal.js';
 export * from './files.js';
+export * from './server.js';
 export type { ApiObject } from './objects.js';
 
 export const heartbeatEventSchema = z.strictObject({ type: z.literal('heartbeat') });
@@ -29,20 +31,20 @@ export const heartbeatEvent = (): HeartbeatEvent => ({ type: 'heartbeat' });
 
 /** Every event a queue can hold. */
 export type ServerEvent =
-  | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | TypingEvent | UserTopicEvent
+  | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | TypingEvent | UserTopicEvent | MutedTopicsEvent
   | StreamEvent | SubscriptionEvent | DefaultStreamsEvent | ChannelFolderEvent
   | RealmUserEvent | RealmBotEvent | UserSettingsEvent | LegacySettingsEvent | AlertWordsEvent | PresenceEvent | CustomProfileFieldsEvent
   | UserGroupEvent
   | RealmEvent | RealmUserSettingsDefaultsEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | InvitesChangedEvent
   | ScheduledMessagesEvent | RemindersEvent | DraftsEvent | SavedSnippetsEvent | NavigationViewEvent
-  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent | AttachmentEvent
+  | MutedUsersEvent | UserStatusEvent | TypingEditMessageEvent | AttachmentEvent | RestartEvent
   | HeartbeatEvent;
 
 export type EventType = ServerEvent['type'];
 
 const allSchemas: z.ZodType[] = [
   ...messageEventSchemas, ...channelEventSchemas, ...userEventSchemas, ...groupEventSchemas, ...realmEventSchemas, ...laterEventSchemas,
-  ...personalEventSchemas, ...fileEventSchemas,
+  ...personalEventSchemas, ...fileEventSchemas, ...serverEventSchemas,
   heartbeatEventSchema,
 ];
 

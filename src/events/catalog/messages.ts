@@ -90,6 +90,8 @@ export const reactionEventSchema = z.strictObject({
   emoji_code: z.string(),
   reaction_type: z.enum(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']),
   user_id: int(),
+  // Deprecated but sent in events from feature level 339 until 484 (clients still read it).
+  user: z.strictObject({ user_id: int(), email: z.string(), full_name: z.string() }),
 });
 export type ReactionEvent = z.infer<typeof reactionEventSchema>;
 
@@ -123,7 +125,16 @@ export type UserTopicEvent = z.infer<typeof userTopicEventSchema>;
 
 export const userTopicEvent = (fields: Omit<UserTopicEvent, 'type'>): UserTopicEvent => ({ type: 'user_topic', ...fields });
 
+/** Deprecated, still sent at 406 before each user_topic event a user's own request causes. */
+export const mutedTopicsEventSchema = z.strictObject({
+  type: z.literal('muted_topics'),
+  muted_topics: z.array(z.tuple([z.string(), z.string(), int()])),
+});
+export type MutedTopicsEvent = z.infer<typeof mutedTopicsEventSchema>;
+
+export const mutedTopicsEvent = (mutedTopics: Array<[string, string, number]>): MutedTopicsEvent => ({ type: 'muted_topics', muted_topics: mutedTopics });
+
 export const messageEventSchemas = [
   messageEventSchema, updateMessageEventSchema, deleteMessageEventSchema, updateMessageFlagsEventSchema,
-  reactionEventSchema, typingEventSchema, userTopicEventSchema,
+  reactionEventSchema, typingEventSchema, userTopicEventSchema, mutedTopicsEventSchema,
 ] as const;

@@ -36,6 +36,7 @@ const editHistoryEntry = apiObject({
   user_id: nullable(int()),
   prev_content: z.string().optional(),
   prev_rendered_content: z.string().optional(),
+  prev_rendered_content_version: nullable(int()).optional(),
   prev_topic: z.string().optional(),
   topic: z.string().optional(),
   prev_stream: int().optional(),
@@ -71,7 +72,8 @@ export const messageObject = apiObject({
 
 const profileDataValue = z.strictObject({ value: z.string(), rendered_value: z.string().optional() });
 
-export const userObject = apiObject({
+/** The fields of a user object (GET /users, realm_user events, register's lists). */
+export const userShape = {
   email: z.string(),
   user_id: int(),
   avatar_version: int(),
@@ -85,11 +87,12 @@ export const userObject = apiObject({
   date_joined: z.string(),
   delivery_email: nullable(z.string()),
   avatar_url: nullable(z.string()).optional(),
-  bot_type: nullable(int()),
+  bot_type: nullable(int()).optional(),
   is_active: z.boolean().optional(),
   bot_owner_id: nullable(int()).optional(),
   profile_data: z.record(z.string(), profileDataValue).optional(),
-});
+};
+export const userObject = apiObject(userShape);
 
 const streamShape = {
   stream_id: int(),

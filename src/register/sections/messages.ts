@@ -6,12 +6,12 @@
 // committing will reach the new queue as events, so they must not be in the snapshot too.
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
-import { VisibilityPolicy } from '../../model/messageState.js';
 import type { RegisterArgs } from '../args.js';
 import { topicForQueue } from '../../events/shape.js';
 import { Flag, starredMessageIds } from '../../db/flags.js';
 import { latestInConversations, maxReceivedMessageId, unreadMessages } from '../../db/narrow.js';
 import { cachedReader } from './readerCache.js';
+import { mutedTopicsList } from '../../views/userTopics.js';
 import { viewerScope } from '../../queries/messages.js';
 import { notifiableTopic } from '../../actions/messages/notifications.js';
 
@@ -129,13 +129,9 @@ export function userTopicsSection(actor: RealmActor, user: User, args: RegisterA
 
 /** Legacy form of muted topics: [channel name, topic, timestamp]; left out when user_topics is fetched. */
 export function mutedTopicsSection(actor: RealmActor, user: User, args: RegisterArgs): Record<string, unknown> {
+  // As Zulip: left out only for a client that named its event types and asked for user_topic
+  // too (it reads user_topics); with no event types named, both are sent.
   const types = fetchTypesOf(args);
-  if (types === null || types.includes('user_topic')) return {};
-  const holder = { client_capabilities: args.client_capabilities };
-  const out: Array<[string, string, number]> = [];
-  for (const t of actor.state.messaging.userTopicsOf(user.id)) {
-    const stream = actor.state.streams.get(t.streamId);
-    if (stream && t.visibilityPolicy === VisibilityPolicy.MUTED) out.push([stream.name, topicForQueue(holder, t.topicName), t.lastUpdated]);
-  }
-  return { muted_topics: out };
+  if (args.event_types != null && types !== null && types.includes('user_topic')) return {};
+  return { muted_topics: mutedTopicsList(actor.state, user.id, { client_capabilities: args.client_capabilities }) };
 }

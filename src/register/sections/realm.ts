@@ -3,15 +3,16 @@
 import { createHash } from 'node:crypto';
 import type { RealmActor } from '../../realm/actor.js';
 import { realmUrl } from '../../http/urls.js';
+import { SERVER_GENERATION } from '../../model/version.js';
 import { emojiDataPath } from '../../http/emojiData.js';
 import { realmSettingsState } from '../../views/realmSettings.js';
 import { REALM_LIMITS, longpollTimeoutSeconds } from '../../model/limits.js';
 import { wantsLinkifierUrlTemplate, type CapabilityHolder } from '../../events/shape.js';
 import { listLinkifiers } from '../../views/linkifiers.js';
 import { listPlaygrounds } from '../../views/playgrounds.js';
+import { defaultExternalAccounts } from '../../views/profileFields.js';
+import { integrationNames, findIntegration } from '../../integrations/registry.js';
 
-/** Distinguishes server processes to clients (Zulip's server_generation): the start time. */
-const SERVER_GENERATION = Date.now();
 const JITSI_SERVER_URL = 'https://meet.jit.si';
 
 const VIDEO_CHAT_PROVIDERS = {
@@ -27,14 +28,6 @@ const GIPHY_RATING_OPTIONS = {
   'pg-13': { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
   r: { name: 'Allow GIFs rated R (Restricted)', id: 5 },
 };
-
-const REPORT_MESSAGE_TYPES = [
-  { key: 'spam', name: 'Spam' },
-  { key: 'harassment', name: 'Harassment' },
-  { key: 'inappropriate', name: 'Inappropriate content' },
-  { key: 'norms', name: 'Violates community norms' },
-  { key: 'other', name: 'Other reason' },
-];
 
 /** The realm icon: an identicon derived from the subdomain, as for realms without an upload. */
 function realmIconUrl(stringId: string): string {
@@ -85,11 +78,14 @@ export function realmSection(actor: RealmActor): Record<string, unknown> {
     server_name_changes_disabled: false,
     server_web_public_streams_enabled: config.WEB_PUBLIC_STREAMS_ENABLED,
     server_jitsi_server_url: JITSI_SERVER_URL,
+    // The organization's own Jitsi server (none: null), and the older key with the one in use.
+    realm_jitsi_server_url: setting('jitsi_server_url', null),
     jitsi_server_url: setting('jitsi_server_url', null) ?? JITSI_SERVER_URL,
+    realm_default_external_accounts: defaultExternalAccounts(),
+    server_can_summarize_topics: false,
     giphy_rating_options: GIPHY_RATING_OPTIONS,
     server_thumbnail_formats: [],
     server_emoji_data_url: `${url}${emojiDataPath()}`,
-    server_report_message_types: REPORT_MESSAGE_TYPES,
     ...REALM_LIMITS,
     event_queue_longpoll_timeout_seconds: longpollTimeoutSeconds(actor.events.heartbeatSeconds),
   };
@@ -119,4 +115,35 @@ export const fallbackSections = {
   video_calls: () => ({ has_zoom_token: false }),
   /** No GIPHY API key is configured. */
   giphy: () => ({ giphy_api_key: '' }),
+  /** Default channel groups: not a feature here, so there are none. */
+  default_stream_groups: () => ({ realm_default_stream_groups: [] }),
+  /** Embedded bots (Zulip's in-process bot library) are not offered. */
+  realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
+  /** The incoming webhook integrations a bot can be created for (none takes options here). */
+  realm_incoming_webhook_bots: () => ({
+    realm_incoming_webhook_bots: integrationNames().map((name) => ({
+      name,
+      display_name: findIntegration(name)!.displayName,
+      all_event_types: null,
+      config_options: [],
+      url_options: [],
+    })),
+  }),
+  /** No onboarding hints or tour video: the web client here has none. */
+  onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),
+  /** Words full-text search ignores (PostgreSQL's English list, as Zulip's). */
+  stop_words: () => ({ stop_words: STOP_WORDS }),
+  /** No billing here, so never a pending sponsorship request. */
+  realm_billing: () => ({ realm_billing: { has_pending_sponsorship_request: false } }),
+  /** End-to-end encrypted push devices (feature level 406): none registered here. */
+  push_device: () => ({ push_devices: {} }),
 };
+
+const STOP_WORDS = (
+  'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself ' +
+  'it its itself they them their theirs themselves what which who whom this that these those am is are was were be ' +
+  'been being have has had having do does did doing a an the and but if or because as until while of at by for with ' +
+  'about against between into through during before after above below to from up down in out on off over under again ' +
+  'further then once here there when where why how all any both each few more most other some such no nor not only ' +
+  'own same so than too very s t can will just don should now'
+).split(' ');

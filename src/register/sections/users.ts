@@ -46,12 +46,10 @@ export function realmUserSection(actor: RealmActor, user: User, args: RegisterAr
     is_owner: user.role === Role.OWNER,
     is_moderator: user.role <= Role.MODERATOR,
     is_guest: user.role === Role.GUEST,
-    is_billing_admin: false,
     can_create_public_streams: publicStreams,
     can_create_private_streams: privateStreams,
     can_create_web_public_streams: webPublicStreams,
     can_create_streams: publicStreams || privateStreams || webPublicStreams,
-    can_subscribe_other_users: can('can_add_subscribers_group'),
     can_invite_others_to_realm: can('can_invite_users_group'),
   };
 }

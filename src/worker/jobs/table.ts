@@ -7,6 +7,8 @@ import { pushJob } from './push.js';
 import { retentionJob } from './retention.js';
 import { outgoingWebhookJob, outgoingWebhookReplyJob } from './outgoingWebhook.js';
 import { scheduledDeliveryJob, scheduledSweepJob } from './scheduled.js';
+import { emailSendJob, emailSweepJob } from './email.js';
+import { missedMessageEmailJob } from './missedMessages.js';
 
 export const jobTable = {
   push: pushJob,
@@ -15,6 +17,9 @@ export const jobTable = {
   'outgoing-webhook-reply': outgoingWebhookReplyJob,
   'scheduled-delivery': scheduledDeliveryJob,
   'scheduled-sweep': scheduledSweepJob,
+  'email-send': emailSendJob,
+  'email-sweep': emailSweepJob,
+  'missed-message-email': missedMessageEmailJob,
 } satisfies { [N in keyof JobPayloads]: JobDefinition<JobPayloads[N], WorkerJobDeps> };
 
 export type ServerJobs = typeof jobTable;

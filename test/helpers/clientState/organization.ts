@@ -2,6 +2,24 @@
 // topic visibility policies and channel folders.
 import { clone, type ClientState, type Obj } from './state.js';
 
+const COMMON: Record<string, number> = { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 };
+/** Deprecated policy keys register derives from group settings (Zulip keeps them in apply_event). */
+const LEGACY_POLICIES: Record<string, [string, Record<string, number>, number]> = {
+  can_create_public_channel_group: ['realm_create_public_stream_policy', COMMON, 1],
+  can_create_private_channel_group: ['realm_create_private_stream_policy', COMMON, 1],
+  can_create_web_public_channel_group: ['realm_create_web_public_stream_policy', { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 }, 4],
+  can_mention_many_users_group: ['realm_wildcard_mention_policy', {
+    'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7,
+  }, 1],
+};
+
+function applyLegacyPolicy(state: Obj, setting: string, value: unknown): void {
+  const legacy = LEGACY_POLICIES[setting];
+  if (!legacy || !(legacy[0] in state) || !('realm_user_groups' in state)) return;
+  const group = (state.realm_user_groups as Obj[]).find((g) => g.id === value && g.is_system_group);
+  state[legacy[0]] = (group && legacy[1][group.name as string]) ?? legacy[2];
+}
+
 export function applyRealm(cs: ClientState, event: Obj): void {
   const { state } = cs;
   if (event.op === 'update') {
@@ -18,6 +36,7 @@ export function applyRealm(cs: ClientState, event: Obj): void {
     for (const [key, value] of Object.entries(event.data as Obj)) {
       if (key === 'max_file_upload_size_mib') state.max_file_upload_size_mib = value;
       else state[`realm_${key}`] = clone(value);
+      applyLegacyPolicy(state, key, value);
     }
     return;
   }

@@ -1,0 +1,76 @@
+// A real SMTP server on loopback that keeps every email it receives (smtp-server in capture
+// mode, parsed with mailparser). `down()` stops listening on its port and `up()` listens on
+// the same port again, for outages.
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { freePort } from './globalSetup.js';
+
+export interface CapturedMail {
+  from: string;
+  to: string[];
+  parsed: ParsedMail;
+  subject: string;
+  text: string;
+  html: string;
+  replyTo: string;
+  messageId: string;
+}
+
+export class SmtpCapture {
+  readonly mails: CapturedMail[] = [];
+  private server: SMTPServer | null = null;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<SmtpCapture> {
+    const capture = new SmtpCapture(await freePort());
+    await capture.up();
+    return capture;
+  }
+
+  async up(): Promise<void> {
+    if (this.server) return;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        simpleParser(stream)
+          .then((parsed) => {
+            this.mails.push({
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              to: session.envelope.rcptTo.map((r) => r.address),
+              parsed,
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              replyTo: parsed.replyTo?.value.map((a) => a.address).join(',') ?? '',
+              messageId: parsed.messageId ?? '',
+            });
+            callback();
+          })
+          .catch((err: Error) => callback(err));
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+  }
+
+  async down(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  to(address: string): CapturedMail[] {
+    return this.mails.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase()));
+  }
+
+  close(): Promise<void> {
+    return this.down();
+  }
+}
