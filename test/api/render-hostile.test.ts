@@ -8,7 +8,9 @@ import { type Client, newRealm } from '../helpers/client.js';
 import { expectError } from '../helpers/messages.js';
 import { ownServer, PortClient } from './events-support.js';
 
-const BUDGET_MS = 300;
+// Long enough that the probe below is answered well before the budget runs out, however
+// busy the machine.
+const BUDGET_MS = 1000;
 const EVIL = 'a'.repeat(40) + 'b';
 
 let server: Awaited<ReturnType<typeof ownServer>>;
@@ -43,18 +45,17 @@ describe('a catastrophic linkifier', () => {
     ]);
   });
 
-  it('a message that sets it off is refused within the budget; the server answers meanwhile', async () => {
-    const started = Date.now();
-    const pending = send(EVIL);
+  it('a message that sets it off is refused once the budget runs out; the server answers meanwhile', async () => {
+    let refused = false;
+    const pending = send(EVIL).then((r) => ((refused = true), r));
     await new Promise((r) => setTimeout(r, 50));
-    const probeStart = Date.now();
+    // The render is still running (it never ends by itself): the server answers others first.
     const probe = await owner.get('/realm/linkifiers');
     expect(probe.status).toBe(200);
-    expect(Date.now() - probeStart).toBeLessThan(BUDGET_MS);
+    expect(refused).toBe(false);
 
     const r = await pending;
     expectError(r, 400, 'BAD_REQUEST', 'Message could not be rendered in time');
-    expect(Date.now() - started).toBeLessThan(BUDGET_MS + 5000);
     // Nothing was stored.
     const latest = await owner.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [['channel', 'general']] });
     expect(latest.body.messages.map((m: { content: string }) => m.content).join('')).not.toContain('aaaa');
@@ -76,10 +77,9 @@ describe('a catastrophic linkifier', () => {
   it('a topic that sets it off does not stall fetching the message', async () => {
     const r = await send('harmless', EVIL);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const started = Date.now();
+    // The pattern never finishes on this topic: a fetch that ran it would not come back.
     const m = await owner.get(`/messages/${r.body.id}`);
     expect(m.status).toBe(200);
     expect(m.body.message.subject).toBe(EVIL);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -5,9 +5,10 @@
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import type { MessageRecord } from '../../model/messageState.js';
+import { mustBeAdmin } from '../../model/errors.js';
 import { topicFromClient } from '../../model/topics.js';
-import { canReadMessage } from '../../permissions/messageAccess.js';
-import { actingUser, requireAdmin } from '../../permissions/roles.js';
+import { hasMessagePermission, canReadMessage } from '../../permissions/messageAccess.js';
+import { actingUser } from '../../permissions/roles.js';
 import { deleteMessages } from '../../db/messages.js';
 import { queryMessages, readableSql } from '../../db/narrow.js';
 import { viewerScope } from '../../queries/messages.js';
@@ -25,9 +26,10 @@ export const DELETE_TOPIC_TIME_BUDGET_MS = 50_000;
 function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: string): Promise<{ found: number; deleted: number }> {
   return actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
-    // Zulip's delete_in_topic is for organization administrators (require_realm_admin).
-    requireAdmin(current);
     const stream = channelForContent(actor.state, current, streamId, true);
+    // The organization's can_delete_any_message_group (administrators by default), with the
+    // error of Zulip's require_realm_admin.
+    if (!hasMessagePermission(actor.state, current, stream, 'can_delete_any_message_group', null)) throw mustBeAdmin();
     const reader = await loadReader(actor, current);
     const sql = actor.sql;
     const rows = await queryMessages(
