@@ -13,14 +13,15 @@ import { subscribe, unsubscribe } from '../actions/channels/subscriptions.js';
 import { changeSubscriptionProperties } from '../actions/channels/subscriptionProperties.js';
 
 const principalsSchema = p.json(z.union([z.array(z.number().int()), z.array(z.string())]));
-/** Booleans arrive as `true`/`false`; other text may be JSON-quoted (`"partial"`). */
+/** Booleans arrive as `true`/`false`; other text may be JSON-quoted. */
 const boolOrText = (v: unknown) => {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (t === 'true' || t === 'false') return t === 'true';
   return t.startsWith('"') && t.endsWith('"') && t.length >= 2 ? t.slice(1, -1) : t;
 };
-const includeSubscribersSchema = z.preprocess(boolOrText, z.union([z.boolean(), z.literal('partial')]));
+/** A boolean at our feature level ("partial" came at 412). */
+const includeSubscribersSchema = p.bool();
 const groupSettingParams = Object.fromEntries(CHANNEL_SETTING_NAMES.map((n) => [n, p.json(groupSettingValueSchema).optional()]));
 
 export const subscriptionEndpoints = [

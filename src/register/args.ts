@@ -7,11 +7,6 @@ const narrowTerm = z.union([
   z.object({ operator: z.string(), operand: z.union([z.string(), z.number()]), negated: z.boolean().optional() }),
 ]);
 
-/** `include_subscribers` is a boolean or the text `partial` (plain or JSON-quoted). */
-const includeSubscribers = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' ? false : v === 'partial' || v === '"partial"' ? 'partial' : v),
-  z.union([z.boolean(), z.literal('partial')], { error: 'Invalid include_subscribers' }),
-);
 
 export const registerParams = {
   apply_markdown: p.bool().default(false),
@@ -21,7 +16,8 @@ export const registerParams = {
   presence_last_update_id: p.int().optional(),
   presence_history_limit_days: p.int().optional(),
   all_public_streams: p.bool().default(false),
-  include_subscribers: includeSubscribers.default(false),
+  // A boolean at our feature level ("partial" came at 412).
+  include_subscribers: p.bool().default(false),
   include_streams: p.bool().default(true),
   client_capabilities: p.json(z.record(z.string(), z.boolean())).default({}),
   event_types: p.json(z.array(z.string())).optional(),

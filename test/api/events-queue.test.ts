@@ -33,8 +33,6 @@ describe('POST /register', () => {
       max_topic_length: 60,
       max_stream_name_length: 60,
       max_stream_description_length: 1024,
-      max_channel_folder_name_length: 60,
-      max_channel_folder_description_length: 1024,
       realm_empty_topic_display_name: 'general chat',
       realm_filters: [],
       realm_emoji: {},
@@ -106,7 +104,7 @@ describe('POST /register', () => {
   });
 
   it('checks include_subscribers and client_capabilities', async () => {
-    expect((await owner.post('/register', { include_subscribers: 'partial', fetch_event_types: [] })).status).toBe(200);
+    expect((await owner.post('/register', { include_subscribers: 'partial', fetch_event_types: [] })).status).toBe(400);
     expect((await owner.post('/register', { include_subscribers: 'true', fetch_event_types: [] })).status).toBe(200);
     const bad = await owner.post('/register', { include_subscribers: 'sometimes' });
     expect(bad.status).toBe(400);

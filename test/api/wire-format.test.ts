@@ -83,6 +83,10 @@ describe('channels at 406', () => {
     ]));
     const sub = (await bob.get('/users/me/subscriptions')).body.subscriptions.find((s: { stream_id: number }) => s.stream_id === id);
     expect(sub).toMatchObject({ is_announcement_only: true, stream_post_policy: 2 });
+    // Sent, but no longer accepted (feature level 333): ignored, nothing changes.
+    const legacy = await owner.patch(`/streams/${id}`, { is_announcement_only: false, stream_post_policy: 1 });
+    expect(legacy.body.ignored_parameters_unsupported).toEqual(['is_announcement_only', 'stream_post_policy']);
+    expect((await owner.get(`/streams/${id}`)).body.stream).toMatchObject({ is_announcement_only: true, stream_post_policy: 2 });
   });
 });
 
@@ -98,6 +102,16 @@ describe('reactions', () => {
     });
     const fetched = expectResponse('GET /messages', await owner.get('/messages', { anchor: messageId, num_before: 0, num_after: 0 }));
     expect(fetched.messages[0].reactions[0]).toEqual({ emoji_name: 'smile', emoji_code: expect.any(String), reaction_type: 'unicode_emoji', user_id: bob.userId });
+  });
+});
+
+describe('message edits', () => {
+  it('update_message events name the channel the message was in (stream_name, still sent at 406)', async () => {
+    const messageId = await sendToChannel(owner, 'wired', 'editing', 'before');
+    const q = await register(bob, { event_types: ['update_message'] });
+    expect((await owner.patch(`/messages/${messageId}`, { content: 'after' })).status).toBe(200);
+    const [edit] = await events(bob, q.queueId, 'update_message');
+    expect(edit).toMatchObject({ message_id: messageId, stream_id: channelId, stream_name: 'wired', content: 'after' });
   });
 });
 

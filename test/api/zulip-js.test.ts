@@ -78,8 +78,8 @@ describe('zulip-js', () => {
 
 // Every zulip-js call whose endpoint this server serves, each answer checked against the
 // response-schema registry where it has one. Not served, so not called: `emojis.retrieve`
-// (GET /realm/emoji), `messages.getHistoryById` (GET /messages/{id}/history) and
-// `users.me.pointer` (removed from Zulip long before our feature level); see README.
+// (GET /realm/emoji) and `users.me.pointer` (removed from Zulip long before our feature
+// level); see README.
 describe('zulip-js, every wrapped endpoint we serve', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let z: any;

@@ -177,7 +177,11 @@ function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promis
       message_ids: ids,
       rendering_only: false,
     };
-    if (m.streamId !== null) base.stream_id = m.streamId;
+    if (m.streamId !== null) {
+      // The channel the message was in before this edit, by name too (still sent at 406).
+      base.stream_name = state.streams.get(m.streamId)?.name;
+      base.stream_id = m.streamId;
+    }
     if (contentEdit) {
       base.orig_content = m.content;
       base.orig_rendered_content = m.renderedContent;

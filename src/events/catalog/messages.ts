@@ -24,6 +24,7 @@ export const updateMessageEventSchema = z.strictObject({
   message_ids: ids(),
   rendering_only: z.boolean(),
   flags,
+  stream_name: z.string().optional(),
   stream_id: int().optional(),
   // A content edit.
   orig_content: z.string().optional(),

@@ -41,7 +41,9 @@ export function legacyNotificationSettingsSection(_actor: RealmActor, user: User
 
 /** The full set of defaults new users get, over whatever the organization stored. */
 export function realmUserSettingsDefaults(stored: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Zulip lists default_language among them too, though new users take the organization's
+  // language (PATCH /realm) and this default cannot be changed.
+  const out: Record<string, unknown> = { default_language: DEFAULT_USER_SETTINGS.default_language };
   for (const name of REALM_DEFAULT_SETTING_NAMES) out[name] = DEFAULT_USER_SETTINGS[name];
   return { ...out, ...stored, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: NOTIFICATION_SOUNDS };
 }

@@ -38,6 +38,9 @@ export const userStatusObject = z.strictObject({
 
 const userSettings = z.strictObject(Object.fromEntries(USER_SETTING_KEYS.map((k) => [k, z.unknown()])));
 
+/** The organization's defaults for new users: the personal settings less the time zone. */
+const realmUserSettingsDefaults = z.strictObject(Object.fromEntries(USER_SETTING_KEYS.filter((k) => k !== 'timezone').map((k) => [k, z.unknown()])));
+
 const registerShape = {
   result: z.literal('success'),
   msg: z.string(),
@@ -190,7 +193,7 @@ const registerShape = {
   realm_uri: z.unknown(),
   realm_url: z.unknown(),
   realm_user_groups: z.unknown(),
-  realm_user_settings_defaults: z.record(z.string(), z.unknown()),
+  realm_user_settings_defaults: realmUserSettingsDefaults,
   realm_users: z.array(userObject),
   realm_video_chat_provider: z.unknown(),
   realm_waiting_period_threshold: z.unknown(),
