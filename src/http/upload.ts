@@ -52,7 +52,7 @@ export class StreamingMultipart {
     }
     this.finished = new Promise((resolve, reject) => {
       this.bb.on('close', resolve);
-      this.bb.on('error', (err: Error) => reject(new ApiError('BAD_REQUEST', `Malformed multipart body: ${err.message}`, 400)));
+      this.bb.on('error', () => reject(new ApiError('BAD_REQUEST', 'Malformed multipart body', 400)));
     });
     this.finished.catch(() => undefined);
     this.bb.on('field', (name, value) => {

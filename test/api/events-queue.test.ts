@@ -54,7 +54,8 @@ describe('POST /register', () => {
     expect(body.alert_words).toEqual([]);
     expect(body.realm_users.find((u: { user_id: number }) => u.user_id === bob.userId)).toMatchObject({ profile_data: {}, is_bot: false });
     expect(body.realm_user_settings_defaults).toMatchObject({ enter_sends: false, email_address_visibility: 1, available_notification_sounds: expect.arrayContaining(['zulip']) });
-    expect(body.realm_user_settings_defaults).not.toHaveProperty('default_language');
+    // Zulip's web app reads the organization's default language from here.
+    expect(body.realm_user_settings_defaults).toHaveProperty('default_language', 'en');
     expect(body).toMatchObject({ realm_linkifiers: [], realm_playgrounds: [], realm_domains: [], can_create_public_streams: true });
   });
 
