@@ -16,6 +16,8 @@ import type { FileToServe } from '../http/contract.js';
 import { hasJsonText, spliceJson } from '../http/jsonText.js';
 import { authenticateJsonRequest } from './sessionRequest.js';
 import type { SessionRow } from '../db/sessions.js';
+import type { Endpoint } from './endpoint.js';
+import type { RealmActor } from '../realm/actor.js';
 import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore } from '../auth/rateLimit.js';
 
 /**
@@ -129,17 +131,12 @@ export class WorkerRequestHandler implements RequestHandler {
       if (!actor) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
       actor.lastUsed = Date.now();
       let session: SessionRow | undefined;
-      if (endpoint.auth === 'webhook') {
-        const login = () => authenticateWebhook(actor, req.params.api_key, req.authorization);
-        user = await this.withRefresh(login);
-      } else if (req.prefix === 'json' || (isFile && !req.authorization)) {
-        ({ user, session } = await authenticateJsonRequest(actor, req, endpoint.auth));
-      } else if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
-        user = await this.withRefresh(() => authenticate(actor, req.authorization));
-        // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
-        if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
-          throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
-        }
+      try {
+        ({ user, session } = await this.authenticateFor(endpoint, actor, req, route, isFile));
+      } catch (err) {
+        // Failed credentials spend the address's budget: keys cannot be guessed without limit.
+        if (err instanceof ApiError && err.status === 401) await this.spend(null, req, route);
+        throw err;
       }
       limitHeaders = await this.spend(user, req, route);
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
@@ -164,6 +161,29 @@ export class WorkerRequestHandler implements RequestHandler {
       if (limitHeaders) res.headers = { ...res.headers, ...limitHeaders };
       return { kind: 'response', res: { ...res, route, userId: user?.id } };
     }
+  }
+
+  /** Who is calling, as the endpoint's kind of authentication says. */
+  private async authenticateFor(
+    endpoint: Endpoint,
+    actor: RealmActor,
+    req: ApiRequest,
+    route: string,
+    isFile: boolean,
+  ): Promise<{ user: User | null; session?: SessionRow }> {
+    if (endpoint.auth === 'webhook') {
+      return { user: await this.withRefresh(() => authenticateWebhook(actor, req.params.api_key, req.authorization)) };
+    }
+    if (req.prefix === 'json' || (isFile && !req.authorization)) return authenticateJsonRequest(actor, req, endpoint.auth);
+    if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
+      const user = await this.withRefresh(() => authenticate(actor, req.authorization));
+      // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
+      if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
+        throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
+      }
+      return { user };
+    }
+    return { user: null };
   }
 
   /** Authenticates; an unknown key is tried again after catching up on users made elsewhere. */

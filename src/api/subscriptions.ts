@@ -2,8 +2,9 @@
 // and whether another user is subscribed.
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
+import { canAccessUser } from '../permissions/userAccess.js';
 import { p } from '../http/params.js';
-import { badRequest } from '../model/errors.js';
+import { badRequest, insufficientPermission } from '../model/errors.js';
 import { byName, formatSubscription } from '../views/channels.js';
 import { CHANNEL_SETTING_NAMES } from '../permissions/channelSettings.js';
 import { groupSettingValueSchema } from '../permissions/groupPermissions.js';
@@ -130,6 +131,7 @@ export const subscriptionEndpoints = [
     async handler({ actor, user, args }) {
       const target = actor.user(args.user_id);
       if (!target) throw badRequest('No such user');
+      if (!canAccessUser(actor.state, user, target)) throw insufficientPermission();
       const stream = channelForMetadata(actor.state, user, args.stream_id);
       return { is_subscribed: actor.state.isSubscribed(target.id, stream.id) };
     },

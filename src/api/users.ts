@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
-import { badRequest, unauthorized } from '../model/errors.js';
+import { badRequest, insufficientPermission, unauthorized } from '../model/errors.js';
+import { canAccessAllUsers, canAccessUser } from '../permissions/userAccess.js';
 import { createUser } from '../actions/users/create.js';
-import { formatUser } from '../views/users.js';
+import { formatUser, inaccessibleUserView } from '../views/users.js';
 import { profileDataFor } from '../views/profileFields.js';
 import { userByPathKey } from '../queries/users.js';
 import { newestReceivedMessageId } from '../queries/messages.js';
@@ -22,6 +23,16 @@ function view(actor: RealmActor, viewer: User | null, target: User, args: { clie
     includeCustomProfileFields: args.include_custom_profile_fields,
     profileData: args.include_custom_profile_fields ? profileDataFor(actor.state, target.id) : undefined,
   });
+}
+
+/**
+ * The user `/users/{x}` names; one outside a limited guest's sight is refused as Zulip's
+ * access_user_common does.
+ */
+function findUser(actor: RealmActor, viewer: User, key: string): User {
+  const user = userByPathKey(actor, viewer, key);
+  if (!canAccessUser(actor.state, viewer, user)) throw insufficientPermission();
+  return user;
 }
 
 export const userEndpoints = [
@@ -47,7 +58,15 @@ export const userEndpoints = [
       } else {
         targets = [...actor.state.users.values()];
       }
-      return { members: targets.map((t) => view(actor, user, t, { ...args, client_gravatar: clientGravatar })) };
+      // A guest limited by can_access_all_users_group gets Zulip's placeholder for the others.
+      const limited = user !== null && !canAccessAllUsers(actor.state, user);
+      return {
+        members: targets.map((t) =>
+          limited && !canAccessUser(actor.state, user, t)
+            ? inaccessibleUserView(actor.services.config, actor.realm, t.id)
+            : view(actor, user, t, { ...args, client_gravatar: clientGravatar }),
+        ),
+      };
     },
   }),
   endpoint({
@@ -66,7 +85,7 @@ export const userEndpoints = [
     auth: 'user',
     params: { ...viewParams, user: z.string() },
     async handler({ actor, user, args }) {
-      return { user: view(actor, user, userByPathKey(actor, user, args.user), args) };
+      return { user: view(actor, user, findUser(actor, user, args.user), args) };
     },
   }),
   endpoint({

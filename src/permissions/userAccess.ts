@@ -29,3 +29,14 @@ export function usersWhoCanAccess(state: RealmState, target: User): number[] {
   for (const u of state.users.values()) if (u.isActive && canAccessUser(state, u, target)) out.push(u.id);
   return out;
 }
+
+/**
+ * Whether a channel message's sender is hidden from the viewer (shown as "Unknown user"). A
+ * direct message's participants are always visible to each other, as in Zulip, where taking
+ * part in a conversation with someone makes them accessible.
+ */
+export function senderHiddenFrom(state: RealmState, viewer: User | null, m: { streamId: number | null; senderId: number }): boolean {
+  if (!viewer || m.streamId === null || canAccessAllUsers(state, viewer)) return false;
+  const sender = state.users.get(m.senderId);
+  return !!sender && !canAccessUser(state, viewer, sender);
+}

@@ -4,7 +4,8 @@ import { badRequest } from '../model/errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 import type { MessageRecord } from '../model/messageState.js';
-import { formatMessage, type MessageViewOptions } from '../views/messages.js';
+import { formatMessage, withInaccessibleSender, type MessageViewOptions } from '../views/messages.js';
+import { senderHiddenFrom } from '../permissions/userAccess.js';
 import { Flag, flagNames } from '../db/flags.js';
 import { loadReactions, type Reaction } from '../db/reactions.js';
 import type { PendingQuery, Row } from 'postgres';
@@ -62,7 +63,8 @@ async function formatFetched(actor: RealmActor, reader: Reader, rows: FetchedMes
   const reactions = groupReactions(await loadReactions(actor.sql, rows.map((r) => r.message.id)));
   return rows.map((r) => {
     const links = r.message.streamId === null ? [] : topicLinksFor(actor, r.message.topic);
-    const out = formatMessage(actor, reader.user, r.message, reactions.get(r.message.id) ?? [], opts, links);
+    let out = formatMessage(actor, reader.user, r.message, reactions.get(r.message.id) ?? [], opts, links);
+    if (senderHiddenFrom(actor.state, reader.user, r.message)) out = withInaccessibleSender(actor, out);
     out.flags = flagNames(viewerFlags(reader, r.message, r.flags));
     if (r.matchContent !== undefined) {
       out.match_content = r.matchContent;

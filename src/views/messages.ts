@@ -3,7 +3,7 @@ import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 import type { EditHistoryEntry, MessageRecord } from '../model/messageState.js';
 import type { Reaction } from '../db/reactions.js';
-import { apiEmail, avatarUrl } from './users.js';
+import { apiEmail, avatarUrl, INACCESSIBLE_USER_AVATAR, INACCESSIBLE_USER_NAME, placeholderEmail } from './users.js';
 import { apiEmailIsReal } from '../permissions/email.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../model/limits.js';
 
@@ -97,4 +97,17 @@ export function formatMessage(
   const history = visibleEditHistory(actor, m.editHistory);
   if (history) out.edit_history = history;
   return out;
+}
+
+/**
+ * A message as a viewer who may not see its sender gets it (Zulip's finalize_payload with
+ * can_access_sender false): the sender's name, address and avatar are placeholders.
+ */
+export function withInaccessibleSender(actor: RealmActor, message: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...message,
+    sender_email: placeholderEmail(actor.services.config, actor.realm, message.sender_id as number),
+    sender_full_name: INACCESSIBLE_USER_NAME,
+    avatar_url: INACCESSIBLE_USER_AVATAR,
+  };
 }

@@ -139,3 +139,37 @@ export function registerUserJson(
   const data = profileData?.();
   return head + ',"profile_data":' + (data ? JSON.stringify(data) : '{}') + '}';
 }
+
+/** Zulip's name for a user the viewer may not see (UserProfile.INACCESSIBLE_USER_NAME). */
+export const INACCESSIBLE_USER_NAME = 'Unknown user';
+/** Zulip's avatar for such a user (get_avatar_for_inaccessible_user). */
+export const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
+
+/** The placeholder address `user{id}@{realm host}` of a user. */
+export function placeholderEmail(config: Config, realm: RealmRecord, userId: number): string {
+  return `user${userId}@${fakeEmailDomain(config, realm)}`;
+}
+
+/**
+ * What a guest limited by can_access_all_users_group learns of a user outside its sight in
+ * a list: Zulip's get_data_for_inaccessible_user, which says nothing true but the id.
+ */
+export function inaccessibleUserView(config: Config, realm: RealmRecord, userId: number): Record<string, unknown> {
+  return {
+    email: placeholderEmail(config, realm, userId),
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: Role.MEMBER,
+    full_name: INACCESSIBLE_USER_NAME,
+    timezone: '',
+    is_active: true,
+    date_joined: isoTimestamp(new Date()),
+    delivery_email: null,
+    avatar_url: INACCESSIBLE_USER_AVATAR,
+    profile_data: {},
+  };
+}

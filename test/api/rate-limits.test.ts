@@ -68,8 +68,15 @@ describe('per user', () => {
 });
 
 describe('per IP address without credentials', () => {
-  it('limits unauthenticated endpoints by address, without X-RateLimit headers', async () => {
-    for (let i = 0; i < 3; i++) {
+  it('counts failed credentials against the address', async () => {
+    const guesser = new PortClient(server.port, owner.subdomain, member.email, 'not-the-key');
+    const r = await guesser.get('/users/me');
+    expect(r.status).toBe(401);
+    expect(r.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('limits unauthenticated endpoints by address (the failed try above counted), without X-RateLimit headers', async () => {
+    for (let i = 0; i < 2; i++) {
       const r = await anonymous.get('/server_settings');
       expect(r.status).toBe(200);
       expect(r.headers['x-ratelimit-limit']).toBeUndefined();
@@ -77,5 +84,8 @@ describe('per IP address without credentials', () => {
     const limited = await anonymous.get('/server_settings');
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('RATE_LIMIT_HIT');
+    // Wrong credentials draw on the same address budget: API keys cannot be guessed unlimited.
+    const guesser = new PortClient(server.port, owner.subdomain, member.email, 'not-the-key');
+    expect((await guesser.get('/users/me')).status).toBe(429);
   });
 });

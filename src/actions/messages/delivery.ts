@@ -6,7 +6,8 @@ import type { MessageRecord } from '../../model/messageState.js';
 import { Role } from '../../model/types.js';
 import type { EventQueue } from '../../events/queue.js';
 import { hasCapability } from '../../events/shape.js';
-import { formatMessage } from '../../views/messages.js';
+import { formatMessage, withInaccessibleSender } from '../../views/messages.js';
+import { senderHiddenFrom } from '../../permissions/userAccess.js';
 import { apiEmailIsReal } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
 import { topicLinksFor } from '../../views/topicLinks.js';
@@ -33,7 +34,8 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
     const viewer = actor.user(queue.userId) ?? null;
     const gravatarHidden = queue.opts.clientGravatar && !!sender && apiEmailIsReal(sender);
     const emptyTopic = hasCapability(queue, 'empty_topic_name');
-    const key = `${queue.opts.applyMarkdown}|${gravatarHidden}|${emptyTopic}`;
+    const senderHidden = senderHiddenFrom(state, viewer, m);
+    const key = `${queue.opts.applyMarkdown}|${gravatarHidden}|${emptyTopic}|${senderHidden}`;
     let shaped = shapes.get(key);
     if (!shaped) {
       shaped = formatMessage(
@@ -44,6 +46,7 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
         { applyMarkdown: queue.opts.applyMarkdown, clientGravatar: queue.opts.clientGravatar, allowEmptyTopicName: emptyTopic },
         links,
       );
+      if (senderHidden) shaped = withInaccessibleSender(actor, shaped);
       shapes.set(key, shaped);
     }
     return shaped;

@@ -11,6 +11,8 @@ import { topicForQueue } from '../../events/shape.js';
 import { topicFromClient } from '../../model/topics.js';
 import { userSettingValue } from '../../model/userSettings.js';
 import { directTypingEvent, channelTypingEvent } from '../../events/catalog/index.js';
+import { checkCanAccessRecipients } from '../../permissions/messageAccess.js';
+import { canAccessUser } from '../../permissions/userAccess.js';
 
 export type TypingOp = 'start' | 'stop';
 
@@ -29,6 +31,8 @@ export function sendDirectTyping(actor: RealmActor, sender: User, op: TypingOp, 
     if (!u) throw badRequest(`Invalid user ID ${id}`);
     return u;
   });
+  // A limited guest may not type to users outside its sight (Zulip's recipient validation).
+  checkCanAccessRecipients(actor.state, sender, recipients);
   const { config } = actor.services;
   const who = (u: User) => ({ user_id: u.id, email: apiEmail(config, actor.realm, u) });
   actor.events.publish(
@@ -56,6 +60,7 @@ export function sendChannelTyping(actor: RealmActor, sender: User, op: TypingOp,
   const sender_ = { user_id: sender.id, email: apiEmail(actor.services.config, actor.realm, sender) };
   actor.events.publish(
     (queue) => channelTypingEvent(op, sender_, stream.id, topicForQueue(queue, topic)),
-    subscribers.filter(receivesTyping).map((u) => u.id),
+    // Limited guests who may not see the sender are not told who is typing.
+    subscribers.filter((u) => receivesTyping(u) && canAccessUser(state, u, sender)).map((u) => u.id),
   );
 }

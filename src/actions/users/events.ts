@@ -17,8 +17,8 @@ export function publishRealmUserUpdate(actor: RealmActor, user: User, change: Pe
   actor.events.publish(realmUserUpdateEvent(user.id, change), usersWhoCanAccess(actor.state, user));
 }
 
-/** Zulip's name for a user one may not see (UserProfile.INACCESSIBLE_USER_NAME). */
-export const INACCESSIBLE_USER_NAME = 'Unknown user';
+import { INACCESSIBLE_USER_NAME } from '../../views/users.js';
+export { INACCESSIBLE_USER_NAME };
 
 /** `realm_user` remove: the user is no longer visible to these users (Zulip names them "Unknown user"). */
 export function publishRealmUserRemove(actor: RealmActor, user: User, userIds: Iterable<number>): void {
