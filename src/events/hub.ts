@@ -135,8 +135,15 @@ export class EventHub {
     for (const queue of [...this.queuesOf(userId)]) this.delete(queue);
   }
 
+  /**
+   * Counts calls to publish, whether or not a queue takes the event: every change a user can
+   * see is published, so derived per-user values computed at one count hold until the next.
+   */
+  published = 0;
+
   /** Delivers an event to every queue of the given users that wants it. */
   publish(source: EventSource, userIds: Iterable<number>): void {
+    this.published++;
     const shared = typeof source === 'function' ? null : source;
     const sharedSize = shared ? eventSize(shared) : 0;
     for (const userId of new Set(userIds)) {
