@@ -1,10 +1,12 @@
-// A TCP socket that carries frames both ways. Writes made in one tick go out together (cork,
-// uncork on the next tick). When the kernel buffer is full (`write` returns false) frames
+// A TCP socket that carries frames both ways. Writes made in one turn of the event loop go
+// out together: the socket is corked at the first and uncorked in setImmediate, after every
+// I/O callback of that turn ran (requests that arrived together leave in one write, not one
+// system call each; the wait is that one turn). When the kernel buffer is full (`write` returns false) frames
 // wait in memory until 'drain', and `congested` tells the owner to stop producing: the worker
 // stops reading requests from a front whose responses back up; the front stops sending.
 import type net from 'node:net';
 import { EventEmitter } from 'node:events';
-import { encodeFrame, FrameDecoder, type Frame } from './frames.js';
+import { encodeFrame, FrameDecoder, type Frame, type Received } from './frames.js';
 
 export class FramedSocket extends EventEmitter {
   private readonly decoder = new FrameDecoder();
@@ -18,7 +20,7 @@ export class FramedSocket extends EventEmitter {
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 10_000);
     socket.on('data', (chunk: Buffer) => {
-      let frames: Frame[];
+      let frames: Received[];
       try {
         frames = this.decoder.push(chunk);
       } catch (err) {
@@ -41,9 +43,10 @@ export class FramedSocket extends EventEmitter {
     return this.blocked;
   }
 
-  send(frame: Frame): void {
+  /** Sends a frame, with payload text carried as is after its header (see frames.ts). */
+  send(frame: Frame, payload?: string): void {
     if (this.closed || this.socket.destroyed) return;
-    const bytes = encodeFrame(frame);
+    const bytes = encodeFrame(frame, payload);
     if (this.blocked) {
       this.waiting.push(bytes);
       return;
@@ -51,7 +54,7 @@ export class FramedSocket extends EventEmitter {
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();
-      process.nextTick(() => {
+      setImmediate(() => {
         this.corked = false;
         this.socket.uncork();
       });

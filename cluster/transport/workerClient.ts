@@ -7,7 +7,7 @@ import type { Logger } from '../../src/log.js';
 import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { MemberInfo } from '../membership.js';
 import { FramedSocket } from './framedSocket.js';
-import type { WorkerFrame } from './frames.js';
+import type { Received, WorkerFrame } from './frames.js';
 
 export type Outcome =
   | { kind: 'response'; res: ApiResponse }
@@ -151,13 +151,13 @@ export class WorkerClient {
     const fs = new FramedSocket(socket);
     this.fs = fs;
     socket.once('connect', () => fs.send({ kind: 'hello', front: this.o.frontId }));
-    fs.on('frame', (frame: WorkerFrame) => this.onFrame(fs, frame));
+    fs.on('frame', (frame: Received<WorkerFrame>) => this.onFrame(fs, frame));
     fs.on('drained', () => this.pump());
     fs.on('socketError', (err: Error) => this.o.log.debug({ worker: this.member.id, err: err.message }, 'worker connection error'));
     fs.on('close', () => this.onClose(fs));
   }
 
-  private onFrame(fs: FramedSocket, frame: WorkerFrame): void {
+  private onFrame(fs: FramedSocket, frame: Received<WorkerFrame>): void {
     if (frame.kind === 'hello') {
       if (frame.worker !== this.member.id) {
         this.o.log.warn({ expected: this.member.id, got: frame.worker }, 'another worker answers at this address');
@@ -176,7 +176,8 @@ export class WorkerClient {
     if (!entry) return; // timed out or abandoned meanwhile
     this.sent.delete(frame.id);
     if (!entry.isPoll) this.inFlight--;
-    if (frame.kind === 'response') entry.settle({ kind: 'response', res: frame.res });
+    // The body came as the payload: JSON text the front writes as is.
+    if (frame.kind === 'response') entry.settle({ kind: 'response', res: frame.payload === undefined ? frame.res : { ...frame.res, bodyJson: frame.payload } });
     else entry.settle({ kind: 'bounce', reason: frame.reason });
     this.pump();
   }

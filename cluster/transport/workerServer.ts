@@ -5,6 +5,7 @@ import net from 'node:net';
 import type { Logger } from '../../src/log.js';
 import type { ApiRequest } from '../../src/http/contract.js';
 import { internalErrorResponse } from '../../src/http/envelope.js';
+import { bodyJson } from '../../src/http/bodyText.js';
 import type { RealmGate } from '../realmGate.js';
 import { FramedSocket } from './framedSocket.js';
 import type { FrontFrame } from './frames.js';
@@ -48,8 +49,11 @@ export class WorkerServer {
           void this.gate.handle(frame.req).then(
             (outcome) => {
               pending.delete(frame.id);
-              if (outcome.kind === 'response') fs.send({ kind: 'response', id: frame.id, res: outcome.res });
-              else fs.send({ kind: 'bounce', id: frame.id, reason: outcome.reason });
+              if (outcome.kind === 'response') {
+                // The body goes as the frame's payload, as the JSON text the client gets.
+                const { body, bodyJson: text, ...rest } = outcome.res;
+                fs.send({ kind: 'response', id: frame.id, res: { ...rest, body: {} } }, text ?? bodyJson(body));
+              } else fs.send({ kind: 'bounce', id: frame.id, reason: outcome.reason });
             },
             (err: unknown) => {
               pending.delete(frame.id);

@@ -6,6 +6,7 @@ import { p, type ParamSpec } from '../http/params.js';
 import { updateOwnSettings } from '../actions/users/settings.js';
 import { keepSessionAfterPasswordChange } from '../actions/users/login.js';
 import { USER_SETTINGS } from '../model/userSettings.js';
+import { startEmailChange } from '../actions/email/emailChange.js';
 
 function settingParam(kind: 'bool' | 'int' | 'string'): z.ZodType {
   if (kind === 'bool') return p.bool().optional();
@@ -33,13 +34,16 @@ export const settingsEndpoints = SETTINGS_PATHS.map((path) =>
     auth: 'user',
     params: {
       full_name: p.string().optional(),
+      email: p.string().optional(),
       old_password: p.string().optional(),
       new_password: p.string().optional(),
       timezone: p.string().optional(),
       ...settingParams,
     },
     async handler({ actor, user, args, session }) {
-      const { full_name, old_password, new_password, timezone, ...rest } = args as Record<string, unknown>;
+      const { full_name, email, old_password, new_password, timezone, ...rest } = args as Record<string, unknown>;
+      // Only starts the change: the address changes when the link mailed to it is opened.
+      if (email !== undefined) await startEmailChange(actor, user, email as string);
       const settings: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(rest)) if (value !== undefined) settings[name] = value;
       await updateOwnSettings(actor, user, {

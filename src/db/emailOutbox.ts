@@ -89,3 +89,8 @@ export async function pendingEmailIds(sql: Sql, before: Date, limit: number): Pr
     ORDER BY id LIMIT ${limit}`;
   return rows.map((r) => Number(r.id));
 }
+
+/** Forgets emails sent before `before` (failed ones stay for inspection). */
+export async function deleteSentEmails(sql: Sql, before: Date): Promise<void> {
+  await sql`DELETE FROM email_outbox WHERE sent_at < ${before}`;
+}

@@ -27,7 +27,6 @@ export async function deleteMutedUser(sql: Sql, userId: number, mutedUserId: num
 
 interface StatusRow {
   user_id: number;
-  away: boolean;
   status_text: string;
   emoji_name: string;
   emoji_code: string;
@@ -35,7 +34,6 @@ interface StatusRow {
 }
 
 const toStatus = (r: StatusRow): UserStatus => ({
-  away: r.away,
   statusText: r.status_text,
   emojiName: r.emoji_name,
   emojiCode: r.emoji_code,
@@ -44,15 +42,15 @@ const toStatus = (r: StatusRow): UserStatus => ({
 
 export async function loadRealmUserStatuses(sql: Sql, realmId: number): Promise<Map<number, UserStatus>> {
   const rows = await sql<StatusRow[]>`
-    SELECT user_id, away, status_text, emoji_name, emoji_code, reaction_type FROM user_status WHERE realm_id = ${realmId}`;
+    SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status WHERE realm_id = ${realmId}`;
   return new Map(rows.map((r) => [r.user_id, toStatus(r)]));
 }
 
 export async function saveUserStatus(sql: Sql, realmId: number, userId: number, s: UserStatus): Promise<void> {
   await sql`
-    INSERT INTO user_status (user_id, realm_id, away, status_text, emoji_name, emoji_code, reaction_type, updated_at)
-    VALUES (${userId}, ${realmId}, ${s.away}, ${s.statusText}, ${s.emojiName}, ${s.emojiCode}, ${s.reactionType}, now())
-    ON CONFLICT (user_id) DO UPDATE SET away = EXCLUDED.away, status_text = EXCLUDED.status_text,
+    INSERT INTO user_status (user_id, realm_id, status_text, emoji_name, emoji_code, reaction_type, updated_at)
+    VALUES (${userId}, ${realmId}, ${s.statusText}, ${s.emojiName}, ${s.emojiCode}, ${s.reactionType}, now())
+    ON CONFLICT (user_id) DO UPDATE SET status_text = EXCLUDED.status_text,
       emoji_name = EXCLUDED.emoji_name, emoji_code = EXCLUDED.emoji_code, reaction_type = EXCLUDED.reaction_type,
       updated_at = EXCLUDED.updated_at`;
 }

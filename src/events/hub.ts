@@ -54,6 +54,8 @@ export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly pollsByRequest = new Map<string, EventQueue>();
+  /** Queues registered with all_public_streams, so a public channel's send need not scan every queue. */
+  private readonly allPublic = new Set<EventQueue>();
   /** Queues with a parked poll and new events, answered at the end of this turn (see wake). */
   private readonly woken = new Set<EventQueue>();
   private wakeScheduled = false;
@@ -88,6 +90,7 @@ export class EventHub {
     let set = this.byUser.get(opts.userId);
     if (!set) this.byUser.set(opts.userId, (set = new Set()));
     set.add(queue);
+    if (opts.allPublicStreams) this.allPublic.add(queue);
     this.onQueueChange?.(queue, 'created');
     return queue;
   }
@@ -112,9 +115,15 @@ export class EventHub {
     return this.queues.values();
   }
 
+  /** The queues registered with all_public_streams (they get every public channel's messages). */
+  allPublicStreamsQueues(): Iterable<EventQueue> {
+    return this.allPublic;
+  }
+
   delete(queue: EventQueue): void {
     if (queue.parked) this.finishPoll(queue, []);
     this.queues.delete(queue.id);
+    this.allPublic.delete(queue);
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) this.byUser.delete(queue.userId);
@@ -126,8 +135,15 @@ export class EventHub {
     for (const queue of [...this.queuesOf(userId)]) this.delete(queue);
   }
 
+  /**
+   * Counts calls to publish, whether or not a queue takes the event: every change a user can
+   * see is published, so derived per-user values computed at one count hold until the next.
+   */
+  published = 0;
+
   /** Delivers an event to every queue of the given users that wants it. */
   publish(source: EventSource, userIds: Iterable<number>): void {
+    this.published++;
     const shared = typeof source === 'function' ? null : source;
     const sharedSize = shared ? eventSize(shared) : 0;
     for (const userId of new Set(userIds)) {

@@ -45,6 +45,8 @@ export const API_PREFIX = '/api/v1';
 const WEBHOOK_PREFIX = `${API_PREFIX}/external/`;
 /** The web client's API: the same endpoints, authenticated by session cookie (see session.ts). */
 export const JSON_PREFIX = '/json';
+/** The path of links in account emails (Zulip's /accounts/confirm_new_email/<key>/). */
+export const MAILED_LINK_PREFIX = '/accounts/confirm_new_email/';
 /** Uploaded files, served after the worker checked access (outside the API prefixes, as in Zulip). */
 const UPLOADS_PREFIX = '/user_uploads/';
 /** Avatars, custom emoji, realm icons and logos: public to whoever has the URL, as in Zulip. */
@@ -248,10 +250,12 @@ export class FrontServer {
     if (url.startsWith(AVATARS_PREFIX) && method === 'GET') {
       return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), requested, fail);
     }
-    if (!isJson && !isFile && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
+    // Links mailed to people (an email change confirmation) are routed as API paths.
+    const mailedLink = method === 'GET' && url.startsWith(MAILED_LINK_PREFIX);
+    if (!isJson && !isFile && !mailedLink && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
       return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
     }
-    const path = isJson ? url.slice(JSON_PREFIX.length) : isFile ? url : url.slice(API_PREFIX.length) || '/';
+    const path = isJson ? url.slice(JSON_PREFIX.length) : isFile ? url : mailedLink ? url.replace(/\/$/, '') : url.slice(API_PREFIX.length) || '/';
     const multipart = !webhook && !isFile && /^multipart\/form-data\b/i.test(contentType);
     // A multipart body may carry a file: room for the largest file and the other parts.
     const maxBody = multipart ? this.o.config.MAX_BODY_BYTES + this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 64 * 1024 : this.o.config.MAX_BODY_BYTES;

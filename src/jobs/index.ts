@@ -1,4 +1,4 @@
-// Jobs: side effects that may be slow or retried (push notifications, retention cleanup) run
+// Jobs: side effects that may be slow or retried (push notifications, emails, retention cleanup) run
 // here, never on the request path. With REDIS_URL they are BullMQ jobs shared by every worker
 // process; without it, an in-process runner runs the same processors (given by the worker,
 // src/worker/jobs) with the same retry policy. This folder knows no processor: it holds the

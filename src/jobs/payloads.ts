@@ -3,15 +3,19 @@
 import type { JobDefinition, JobQueue } from './types.js';
 import type { OutgoingEvent, Outcome } from '../integrations/outgoing.js';
 
-/** Zulip's mobile push payload of a message (`event: "message"`). */
-export interface PushPayload {
-  event: 'message';
+/** What every mobile push payload carries: the server, the realm and the user. */
+export interface PushPayloadBase {
   server: string;
   realm_id: number;
   realm_name: string;
   realm_uri: string;
   realm_url: string;
   user_id: number;
+}
+
+/** Zulip's mobile push payload of a message (`event: "message"`). */
+export interface PushPayload extends PushPayloadBase {
+  event: 'message';
   sender_id: number;
   sender_email: string;
   sender_full_name: string;
@@ -30,14 +34,8 @@ export interface PushPayload {
 }
 
 /** A test notification (POST /mobile_push/test_notification; `event: "test"` since feature level 234). */
-export interface PushTestPayload {
+export interface PushTestPayload extends PushPayloadBase {
   event: 'test';
-  server: string;
-  realm_id: number;
-  realm_name: string;
-  realm_uri: string;
-  realm_url: string;
-  user_id: number;
 }
 
 export interface PushJob {

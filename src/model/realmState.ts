@@ -39,7 +39,7 @@ export class RealmState {
   readonly presence = new Map<number, UserPresence>();
   /** user id → muted user id → when muted (seconds since the epoch); persisted. */
   readonly mutedUsers = new Map<number, Map<number, number>>();
-  /** user id → status text and emoji (persisted; users without one are absent). */
+  /** user id → status text and emoji (persisted; users who never set a status are absent). */
   readonly userStatus = new Map<number, UserStatus>();
   /** The realm-wide presence sequence; every presence change takes the next number. */
   presenceLastUpdateId = 0;

@@ -136,7 +136,6 @@ export interface UserPresence {
 
 /** A user's status (POST /users/me/status); empty strings mean "not set". */
 export interface UserStatus {
-  away: boolean;
   statusText: string;
   emojiName: string;
   emojiCode: string;

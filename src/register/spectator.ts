@@ -110,6 +110,8 @@ export async function registerSpectator(actor: RealmActor, args: RawRegisterArgs
     state.presence_last_update_id = -1;
   }
   if (want('custom_profile_fields')) state.custom_profile_fields = [];
+  // Zulip gives a spectator no statuses (and, with no account, nobody muted).
+  if (want('user_status')) state.user_status = {};
   if (want('realm_user_groups')) state.realm_user_groups ??= [];
   return {
     ...state,

@@ -51,10 +51,13 @@ export function htmlDiff(before: string, after: string): string {
   } else {
     for (const word of a) noteDeleted(0, word);
   }
+  // Removed words in one span; the white space around them stays outside it.
   const deletedSpan = (words: string[]) => {
     const text = words.join('');
-    return text.trim() ? `<span class="highlight_text_deleted">${text}</span>` : '';
+    const [, lead, core, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
+    return core ? `${lead}<span class="highlight_text_deleted">${core}</span>${trail}` : '';
   };
+  const trailing = deletedBefore.get(m);
   let out = '';
   let textIndex = 0;
   for (const token of b) {
@@ -66,8 +69,9 @@ export function htmlDiff(before: string, after: string): string {
     if (removed) out += deletedSpan(removed);
     out += keep[textIndex] || !token.trim() ? token : `<span class="highlight_text_inserted">${token}</span>`;
     textIndex++;
+    // Words removed after the last remaining one follow it, inside the same element.
+    if (textIndex === m && trailing) out += deletedSpan(trailing);
   }
-  const trailing = deletedBefore.get(m);
-  if (trailing) out += deletedSpan(trailing);
+  if (m === 0 && trailing) out += deletedSpan(trailing);
   return out;
 }

@@ -5,7 +5,8 @@
 // enforced while reading). Each accepted email is parsed (mailparser) and posted by
 // actions/email/incoming.ts in the realm's actor; a realm this process may not hold answers
 // with a temporary failure, so that the sending server tries again (without duplicates).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import type { Config } from '../config.js';
@@ -17,6 +18,8 @@ import { parseGatewayAddress, type GatewayAddress } from '../model/emailAddresse
 import { findChannelEmailToken, type ChannelEmailTarget } from '../db/channelEmail.js';
 import { findMissedMessageAddress, type MissedMessageAddress } from '../db/missedMessages.js';
 import { plainTextOfHtml } from '../views/pushContent.js';
+import { STAGING_PREFIX } from '../http/upload.js';
+import type { UploadedFile } from '../http/contract.js';
 import { postChannelEmail, postMissedMessageReply, type IncomingEmail } from '../actions/email/incoming.js';
 
 type Resolved =
@@ -39,7 +42,18 @@ export async function startEmailGateway(config: Config, registry: RealmRegistry,
   if (port === undefined) return null;
   if (!domain) throw new Error('EMAIL_GATEWAY_PORT is set but EMAIL_GATEWAY_DOMAIN is not: the gateway would accept no address');
   const glog = log.child({ component: 'email-gateway' });
-  const { sql } = registry.services;
+  const { sql, storage } = registry.services;
+
+  /** Writes attachments to the uploads area under staging keys, as the front does with uploaded files. */
+  async function stageAttachments(parts: { content: Buffer; filename?: string; contentType: string; size: number }[]): Promise<UploadedFile[]> {
+    const out: UploadedFile[] = [];
+    for (const part of parts) {
+      const key = `${STAGING_PREFIX}/${randomUUID()}`;
+      const { size } = await storage.put('uploads', key, Readable.from([part.content]), part.contentType);
+      out.push({ field: 'file', key, filename: part.filename ?? 'attachment', contentType: part.contentType, size });
+    }
+    return out;
+  }
   const resolvedBySession = new WeakMap<SMTPServerSession, Resolved[]>();
 
   async function resolve(address: string): Promise<Resolved | null> {
@@ -105,20 +119,20 @@ export async function startEmailGateway(config: Config, registry: RealmRegistry,
   async function receive(raw: Buffer, targets: Resolved[]): Promise<void> {
     const parsed = await simpleParser(raw);
     const text = parsed.text?.trim() ? parsed.text : typeof parsed.html === 'string' ? plainTextOfHtml(parsed.html) : '';
-    const mail: IncomingEmail = {
-      subject: parsed.subject ?? '',
-      text,
-      from: parsed.from?.value[0]?.address ?? '',
-      messageKey: parsed.messageId ?? createHash('sha256').update(raw).digest('hex'),
-    };
+    const messageKey = parsed.messageId ?? createHash('sha256').update(raw).digest('hex');
     const refused: string[] = [];
     for (const t of targets) {
+      // Each recipient's post keeps its own copy of the attachments (uploads move them).
+      const attachments = await stageAttachments(parsed.attachments);
+      const mail: IncomingEmail = { subject: parsed.subject ?? '', text, from: parsed.from?.value[0]?.address ?? '', messageKey, attachments };
       try {
         const id = await deliver(t, mail);
         glog.info({ realm: t.target.realmId, kind: t.kind, message: id }, 'email posted');
       } catch (err) {
         if (err instanceof ApiError) refused.push(`${t.address}: ${err.message}`);
         else throw err;
+      } finally {
+        for (const a of attachments) await storage.delete('uploads', a.key);
       }
     }
     if (refused.length > 0) throw smtpError(550, `5.7.1 Not posted: ${refused.join('; ')}`);

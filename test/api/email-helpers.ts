@@ -17,7 +17,7 @@ export interface EmailWorld {
 }
 
 /** A server whose mail goes to a capture SMTP server, with quick retries and the given extra settings. */
-export async function emailWorld(prefix: string, env: Record<string, string> = {}): Promise<EmailWorld> {
+export async function emailWorld(prefix: string, env: Record<string, string> = {}, redis = false): Promise<EmailWorld> {
   const smtp = await SmtpCapture.start();
   const server = await startOwnServer(
     {
@@ -29,7 +29,7 @@ export async function emailWorld(prefix: string, env: Record<string, string> = {
       EMAIL_GATEWAY_DOMAIN: GATEWAY_DOMAIN,
       ...env,
     },
-    false,
+    redis,
   );
   const realm = await newRealm(prefix);
   const owner = new OwnClient(server.port, realm.owner);

@@ -16,10 +16,15 @@ let carol: OwnClient;
 let channelId: number;
 
 /** Sends an email to the gateway over SMTP; resolves with the SMTP error code when refused. */
-async function mailGateway(to: string, subject: string, text: string, extra: { messageId?: string; from?: string } = {}): Promise<number | null> {
+async function mailGateway(
+  to: string,
+  subject: string,
+  text: string,
+  extra: { messageId?: string; from?: string; attachments?: { filename: string; content: string }[] } = {},
+): Promise<number | null> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: gatewayPort, secure: false, ignoreTLS: true });
   try {
-    await transport.sendMail({ from: extra.from ?? 'someone@example.test', to, subject, text, messageId: extra.messageId });
+    await transport.sendMail({ from: extra.from ?? 'someone@example.test', to, subject, text, messageId: extra.messageId, attachments: extra.attachments });
     return null;
   } catch (err) {
     return (err as { responseCode?: number }).responseCode ?? -1;
@@ -77,6 +82,11 @@ describe('missed-message emails', () => {
     const before = w.smtp.mails.length;
     const id = (await alice.ok('POST', '/messages', { type: 'direct', to: `[${bob.userId}]`, content: 'read me now' })).id as number;
     expectOk(await bob.post('/messages/flags', { messages: `[${id}]`, op: 'add', flag: 'read' }));
+    // A sender Bob muted.
+    const dave = await w.user('Dave Muted');
+    await dave.ok('GET', '/users/me');
+    expectOk(await bob.post(`/users/me/muted_users/${dave.userId}`));
+    await dave.ok('POST', '/messages', { type: 'direct', to: `[${bob.userId}]`, content: 'from a muted sender' });
     // Carol is online: a queue receiving messages and fresh presence.
     expectOk(await carol.post('/register', { event_types: '["message"]' }));
     expectOk(await carol.post('/users/me/presence', { status: 'active' }));
@@ -93,6 +103,7 @@ describe('missed-message emails', () => {
     expect(fresh[0]!.subject).toBe('#mailroom > quiet');
     expect(fresh[0]!.text).toContain('look');
     expect(fresh[0]!.text).not.toContain('muted chatter');
+    expect(fresh.some((m) => m.text.includes('from a muted sender'))).toBe(false);
     expect(mail).toBeDefined();
   });
 });
@@ -114,12 +125,15 @@ describe('the channel email gateway', () => {
 
   it('posts mail to the address in the channel with the subject as topic, once per email', async () => {
     const { email } = await alice.ok('GET', `/streams/${channelId}/email_address`);
-    expect(await mailGateway(email, 'Fwd: Build 42 failed', 'The build broke.\n\n-- \nCI robot', { messageId: '<ci-42@ci.test>', from: 'ci@ci.test' })).toBeNull();
+    const attachments = [{ filename: 'build.log', content: 'step 3 failed\n' }];
+    expect(await mailGateway(email, 'Fwd: Build 42 failed', 'The build broke.\n\n-- \nCI robot', { messageId: '<ci-42@ci.test>', from: 'ci@ci.test', attachments })).toBeNull();
     const msg = await until(async () => (await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'Build 42 failed' }]))[0], 'the posted email');
     expect(msg.sender_full_name).toBe('Email Gateway');
     expect(msg.content).toMatch(/^<p>From: <a href="mailto:ci@ci.test">ci@ci.test<\/a>/);
     expect(msg.content).toContain('The build broke.');
     expect(msg.content).not.toContain('CI robot');
+    // The attachment is an upload, linked under the text.
+    expect(msg.content).toMatch(new RegExp(`<a href="/user_uploads/\\d+/[^"]+/build\\.log">build\\.log</a>`));
     expect(await mailGateway(email, 'Fwd: Build 42 failed', 'The build broke.', { messageId: '<ci-42@ci.test>' })).toBeNull();
     await new Promise((r) => setTimeout(r, 300));
     expect(await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'Build 42 failed' }])).toHaveLength(1);
@@ -132,6 +146,12 @@ describe('the channel email gateway', () => {
     expect(await mailGateway(`mm${'f'.repeat(32)}@${GATEWAY_DOMAIN}`, 'x', 'y')).toBe(550);
     expect(await mailGateway('mailroom@elsewhere.test', 'x', 'y')).toBe(550);
     expect(await mailGateway(email, 'big', 'z'.repeat(30_000))).toBe(552);
+    // An address of a private channel stops working for a former subscriber (refused, not posted).
+    await alice.ok('POST', '/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'closet' }]), invite_only: 'true' });
+    const closet = ((await alice.ok('GET', '/streams')).streams as { name: string; stream_id: number }[]).find((s) => s.name === 'closet')!.stream_id;
+    const closetEmail = (await alice.ok('GET', `/streams/${closet}/email_address`)).email as string;
+    await alice.ok('DELETE', '/users/me/subscriptions', { subscriptions: JSON.stringify(['closet']) });
+    expect(await mailGateway(closetEmail, 'after leaving', 'still here?')).toBe(550);
     expect(await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'big' }])).toHaveLength(0);
   });
 });

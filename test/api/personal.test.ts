@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, newRealm, newUser } from '../helpers/client.js';
 import { eventsNow, eventsOfType, queueFor, register } from './events-support.js';
+import { expectResponse } from '../helpers/responses/index.js';
 
 let owner: Client;
 let bob: Client;
@@ -30,8 +31,7 @@ describe('muted users', () => {
     const before = await carol.post('/messages', { type: 'direct', to: [bob.userId], content: 'before muting' });
     const q = await queueFor(bob);
     const other = await queueFor(owner);
-    const r = await bob.post(`/users/me/muted_users/${carol.userId}`);
-    expect(r.status).toBe(200);
+    expectResponse('envelope only', await bob.post(`/users/me/muted_users/${carol.userId}`));
     const events = await eventsNow(bob, q);
     const flags = events.find((e) => e.type === 'update_message_flags');
     expect(flags).toMatchObject({ op: 'add', flag: 'read', messages: [before.body.id] });
@@ -73,17 +73,16 @@ describe('muted users', () => {
 describe('user status', () => {
   it('sets text and emoji, tells everyone, and register and GET /users/{id}/status show it', async () => {
     const q = await queueFor(owner);
-    const r = await bob.post('/users/me/status', { status_text: '  on vacation ', emoji_name: 'car' });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expectResponse('envelope only', await bob.post('/users/me/status', { status_text: '  on vacation ', emoji_name: 'car' }));
     const [event] = await eventsOfType(owner, q, 'user_status');
     expect(event).toEqual({
       type: 'user_status', id: expect.any(Number), user_id: bob.userId,
       status_text: 'on vacation', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji',
     });
     const expected = { status_text: 'on vacation', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' };
-    expect((await carol.get(`/users/${bob.userId}/status`)).body.status).toEqual(expected);
+    expect(expectResponse('GET /users/{id}/status', await carol.get(`/users/${bob.userId}/status`)).status).toEqual(expected);
     expect((await register(carol, { fetch_event_types: ['user_status'] })).user_status).toEqual({ [String(bob.userId)]: expected });
-    expect((await carol.get(`/users/${carol.userId}/status`)).body.status).toEqual({});
+    expect(expectResponse('GET /users/{id}/status', await carol.get(`/users/${carol.userId}/status`)).status).toEqual({});
   });
 
   it('changes only what the request names; empty values clear; away is kept', async () => {
@@ -95,8 +94,12 @@ describe('user status', () => {
       { type: 'user_status', user_id: bob.userId, away: true },
       { type: 'user_status', user_id: bob.userId, emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' },
     ]);
-    expect((await carol.get(`/users/${bob.userId}/status`)).body.status).toEqual({ away: true, status_text: 'on vacation' });
+    expect(expectResponse('GET /users/{id}/status', await carol.get(`/users/${bob.userId}/status`)).status).toEqual({ away: true, status_text: 'on vacation' });
+    // `away` is the presence_enabled setting, inverted.
+    const presenceEnabled = async () => (await register(bob, { fetch_event_types: ['user_settings'] })).user_settings.presence_enabled;
+    expect(await presenceEnabled()).toBe(false);
     expect((await bob.post('/users/me/status', { away: false, status_text: '' })).status).toBe(200);
+    expect(await presenceEnabled()).toBe(true);
     expect((await register(carol, { fetch_event_types: ['user_status'] })).user_status).toEqual({});
   });
 
@@ -107,24 +110,25 @@ describe('user status', () => {
     expectError(await bob.post('/users/me/status', { status_text: 'hi', reaction_type: 'unicode_emoji' }), 'Client must pass emoji_name if they pass either emoji_code or reaction_type.');
     expectError(await bob.post('/users/me/status', { emoji_name: 'no_such_emoji_here' }), "Emoji 'no_such_emoji_here' does not exist");
     expectError(await bob.post('/users/me/status', { emoji_name: 'car', emoji_code: '1f600', reaction_type: 'unicode_emoji' }), 'Invalid emoji name.');
+    expectError(await bot.post('/users/me/status', { status_text: 'beep' }), 'This endpoint does not accept bot requests.');
     expectError(await bob.get('/users/999999/status'), 'No such user');
     expectError(await bob.get(`/users/${bot.userId}/status`), 'No such user');
-    expect((await carol.get(`/users/${bob.userId}/status`)).body.status).toEqual({});
+    expect(expectResponse('GET /users/{id}/status', await carol.get(`/users/${bob.userId}/status`)).status).toEqual({});
   });
 });
 
 describe('bot storage', () => {
   it('stores, reads and removes string entries per user', async () => {
     expect((await bot.request('PUT', '/bot_storage', { storage: { counter: '1', name: 'keeper' } })).status).toBe(200);
-    expect((await bot.get('/bot_storage')).body.storage).toEqual({ counter: '1', name: 'keeper' });
+    expect(expectResponse('GET /bot_storage', await bot.get('/bot_storage')).storage).toEqual({ counter: '1', name: 'keeper' });
     expect((await bot.request('PUT', '/bot_storage', { storage: { counter: '2' } })).status).toBe(200);
-    expect((await bot.get('/bot_storage', { keys: ['counter'] })).body).toEqual({ result: 'success', msg: '', storage: { counter: '2' } });
+    expect(expectResponse('GET /bot_storage', await bot.get('/bot_storage', { keys: ['counter'] }))).toEqual({ result: 'success', msg: '', storage: { counter: '2' } });
     // Another user's storage is their own.
-    expect((await bob.get('/bot_storage')).body.storage).toEqual({});
+    expect(expectResponse('GET /bot_storage', await bob.get('/bot_storage')).storage).toEqual({});
     expect((await bot.delete('/bot_storage', { keys: ['name'] })).status).toBe(200);
-    expect((await bot.get('/bot_storage')).body.storage).toEqual({ counter: '2' });
+    expect(expectResponse('GET /bot_storage', await bot.get('/bot_storage')).storage).toEqual({ counter: '2' });
     expect((await bot.delete('/bot_storage')).status).toBe(200);
-    expect((await bot.get('/bot_storage')).body.storage).toEqual({});
+    expect(expectResponse('GET /bot_storage', await bot.get('/bot_storage')).storage).toEqual({});
   });
 
   it('refuses unknown keys, non-string values and storage past the limit, changing nothing', async () => {
@@ -141,6 +145,6 @@ describe('bot storage', () => {
       await bot.request('PUT', '/bot_storage', { storage: { huge: big } }),
       'Request exceeds storage limit by 10 characters. The limit is 10000000 characters.',
     );
-    expect((await bot.get('/bot_storage')).body.storage).toEqual({ keep: 'me' });
+    expect(expectResponse('GET /bot_storage', await bot.get('/bot_storage')).storage).toEqual({ keep: 'me' });
   });
 });

@@ -139,6 +139,11 @@ describe('users', () => {
     expect(me).not.toHaveProperty('bot_type');
     expect(me).not.toHaveProperty('bot_owner_id');
     expect(me.max_message_id).toBe(lastId);
+    // It follows new messages and deletions (the value is kept between requests).
+    const newer = await sendToChannel(owner, 'wired', 'me', 'newer');
+    expect((await bob.get('/users/me')).body.max_message_id).toBe(newer);
+    expect((await owner.delete(`/messages/${newer}`)).status).toBe(200);
+    expect((await bob.get('/users/me')).body.max_message_id).toBe(lastId);
     const listed = expectResponse('GET /users', await owner.get('/users')).members;
     expect(listed.find((u: { user_id: number }) => u.user_id === bob.userId)).not.toHaveProperty('bot_type');
     expectResponse('GET /users/{id}', await owner.get(`/users/${bob.userId}`));

@@ -2,12 +2,20 @@
 // processes on a fresh Postgres database and real Redis, under a Redis key prefix of their
 // own (other users of the same Redis are not disturbed). Redis must be reachable: tests
 // fail, not skip, when it is not.
-import { spawn, type ChildProcess } from 'node:child_process';
+//
+// On CI (CI set) or with TEST_NETNS=1, as root, every front and worker runs on a host of its
+// own: a network namespace made by scripts/netns-cluster.sh, linked to the others by veth
+// pairs, reaching Postgres and Redis over those links; the test reaches the fronts and the
+// workers' metrics through forwarders on its loopback. Otherwise (or with TEST_NETNS=0)
+// everything runs on one host, and the first cluster says so on stderr.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { createRealm } from '../../src/actions/realm/create.js';
 import { createDatabase, freePort } from './globalSetup.js';
 import { encodeForm, httpRequest, type Params, type Reply } from './client.js';
+import { forward, type Forwarder } from '../../scripts/tcpForward.js';
 
 export { httpRequest };
 
@@ -21,6 +29,8 @@ export interface Proc {
   /** Worker: id in membership and its health/metrics port. */
   id: string;
   metricsPort: number;
+  /** With network namespaces: the address of the host it runs on. */
+  address?: string;
   output(): string;
   exited: Promise<number | null>;
 }
@@ -75,11 +85,88 @@ export class ClusterClient {
 
 let counter = 0;
 
+/** Why the clusters of this test process run on one host (told once), or null when they do not. */
+let oneHostReason: string | null | undefined;
+
+const NETNS_SCRIPT = 'scripts/netns-cluster.sh';
+/** Hosts made at start; more are added when a test starts more processes. */
+const NETNS_HOSTS = 6;
+
+/** A network of hosts (namespaces) for one cluster, or null when this machine cannot make one. */
+class HostNetwork {
+  private hosts = 0;
+  private next = 1;
+
+  private constructor(
+    readonly name: string,
+    readonly subnet: string,
+  ) {}
+
+  static open(): HostNetwork | null {
+    const wanted = process.env.TEST_NETNS ?? (process.env.CI ? '1' : '0');
+    if (wanted !== '1') return HostNetwork.oneHost('TEST_NETNS=1, as root, runs each process on a host of its own');
+    if (process.getuid?.() !== 0) return HostNetwork.oneHost('not root: network namespaces need root');
+    const net = new HostNetwork(`t${process.pid % 100000}${counter}`, `10.${64 + randomInt(128)}.${randomInt(256)}`);
+    try {
+      net.grow(NETNS_HOSTS);
+    } catch (err) {
+      net.close();
+      return HostNetwork.oneHost(`${NETNS_SCRIPT} failed: ${(err as Error).message.split('\n')[0]}`);
+    }
+    oneHostReason ??= null;
+    return net;
+  }
+
+  private static oneHost(reason: string): null {
+    if (oneHostReason === undefined) process.stderr.write(`cluster tests: every process on one host (${reason})\n`);
+    oneHostReason ??= reason;
+    return null;
+  }
+
+  private script(args: string[]): void {
+    execFileSync('sh', [NETNS_SCRIPT, ...args, '--name', this.name, '--subnet', this.subnet], { stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  private grow(hosts: number): void {
+    this.script(['up', '--hosts', String(hosts)]);
+    this.hosts = hosts;
+  }
+
+  /** The next unused host: its namespace and address. */
+  take(): { ns: string; address: string } {
+    const i = this.next++;
+    if (i > this.hosts) this.grow(i + 2);
+    return { ns: `${this.name}-h${i}`, address: `${this.subnet}.${10 + i}` };
+  }
+
+  /** Where processes inside reach this machine's Postgres and Redis. */
+  get bridge(): string {
+    return `${this.subnet}.1`;
+  }
+
+  close(): void {
+    try {
+      this.script(['down']);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function viaHost(url: string, host: string): string {
+  const u = new URL(url);
+  u.hostname = host;
+  return u.toString();
+}
+
 export class TestCluster {
   readonly fronts: Proc[] = [];
   readonly workers: Proc[] = [];
   readonly redis: Redis;
   private sql: postgres.Sql | null = null;
+  /** Hosts of their own for the processes, when this machine can make them. */
+  readonly network: HostNetwork | null;
+  private readonly forwarders: Forwarder[] = [];
 
   private constructor(
     readonly databaseUrl: string,
@@ -88,6 +175,7 @@ export class TestCluster {
     private readonly env: Record<string, string>,
   ) {
     this.redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+    this.network = HostNetwork.open();
   }
 
   /** `workers`: their ids (WORKER_ID), so tests can compute where realms are placed. */
@@ -110,33 +198,59 @@ export class TestCluster {
     return cluster;
   }
 
+  /** A host for the next process: its own namespace and address, or this machine's loopback. */
+  private host(): { ns: string | null; address: string; env: NodeJS.ProcessEnv } {
+    const net = this.network;
+    if (!net) return { ns: null, address: '127.0.0.1', env: { DATABASE_URL: this.databaseUrl, REDIS_URL, WORKER_HOST: '127.0.0.1' } };
+    const { ns, address } = net.take();
+    return {
+      ns,
+      address,
+      env: { DATABASE_URL: viaHost(this.databaseUrl, net.bridge), REDIS_URL: viaHost(REDIS_URL, net.bridge), WORKER_HOST: '0.0.0.0', WORKER_ADVERTISE_HOST: address },
+    };
+  }
+
   private baseEnv(): NodeJS.ProcessEnv {
     return {
-      ...process.env, DATABASE_URL: this.databaseUrl, REDIS_URL, REDIS_PREFIX: this.prefix, LOG_LEVEL: 'warn',
-      HEARTBEAT_SECONDS: '2', DEMO_REALM: 'false', WORKER_HOST: '127.0.0.1', WORKER_METRICS_PORT: '0',
+      ...process.env, REDIS_PREFIX: this.prefix, LOG_LEVEL: 'warn',
+      HEARTBEAT_SECONDS: '2', DEMO_REALM: 'false', WORKER_METRICS_PORT: '0',
       // Tests send in bursts; the rate-limit tests turn limits on for their own cluster.
       RATE_LIMITS: process.env.RATE_LIMITS ?? 'off', ...this.env,
     };
   }
 
-  private spawn(role: 'front' | 'worker', env: NodeJS.ProcessEnv): Proc {
+  private spawn(role: 'front' | 'worker', env: NodeJS.ProcessEnv, ns: string | null): Proc {
     let out = '';
-    const proc = spawn(process.execPath, ['dist/cluster/main.js', '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['dist/cluster/main.js', '--role', role];
+    // `ip netns exec` enters the namespace and then runs node in the same process (same pid).
+    const proc = ns
+      ? spawn('ip', ['netns', 'exec', ns, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
     return { role, proc, port: 0, id: '', metricsPort: 0, output: () => out, exited };
   }
 
+  /** A port on this machine's loopback that reaches `port` on the process's host. */
+  private async reach(address: string, port: number, localPort = 0): Promise<number> {
+    if (address === '127.0.0.1') return port;
+    const f = await forward('127.0.0.1', localPort, address, port);
+    this.forwarders.push(f);
+    return f.port;
+  }
+
   async addWorker(id: string, env: Record<string, string> = {}): Promise<Proc> {
-    const w = this.spawn('worker', { ...this.baseEnv(), WORKER_ID: id, ...env });
+    const host = this.host();
+    const w = this.spawn('worker', { ...this.baseEnv(), ...host.env, WORKER_ID: id, ...env }, host.ns);
+    w.address = host.address;
     const deadline = Date.now() + 30_000;
     for (;;) {
       const m = /Worker (\S+) serving realms on [^:]+:(\d+) \(health and metrics on port (\d+)\)/.exec(w.output());
       if (m) {
         w.id = m[1]!;
         w.port = Number(m[2]);
-        w.metricsPort = Number(m[3]);
+        w.metricsPort = await this.reach(host.address, Number(m[3]));
         break;
       }
       if (w.proc.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${w.output()}`);
@@ -149,8 +263,11 @@ export class TestCluster {
 
   async addFront(): Promise<Proc> {
     const port = await freePort();
-    const f = this.spawn('front', { ...this.baseEnv(), PORT: String(port), EXTERNAL_HOST: `localhost:${port}` });
-    f.port = port;
+    const host = this.host();
+    const f = this.spawn('front', { ...this.baseEnv(), ...host.env, PORT: String(port), HOST: host.ns ? '0.0.0.0' : '127.0.0.1', EXTERNAL_HOST: `localhost:${port}` }, host.ns);
+    f.address = host.address;
+    // Clients connect to the same port on this machine's loopback, so Host headers match.
+    f.port = await this.reach(host.address, port, port);
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (f.proc.exitCode !== null || Date.now() > deadline) throw new Error(`front did not start:\n${f.output()}`);
@@ -228,6 +345,8 @@ export class TestCluster {
       if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
     }
     await Promise.all([...this.fronts, ...this.workers].map((p) => p.exited));
+    await Promise.all(this.forwarders.map((f) => f.close()));
+    this.network?.close();
     // SCAN, not KEYS: the Redis may be shared, and must not be blocked.
     for await (const keys of this.redis.scanStream({ match: `${this.prefix}*`, count: 500 })) {
       if ((keys as string[]).length) await this.redis.del(...(keys as string[]));

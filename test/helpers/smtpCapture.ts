@@ -1,6 +1,7 @@
 // A real SMTP server on loopback that keeps every email it receives (smtp-server in capture
-// mode, parsed with mailparser). `down()` stops listening on its port and `up()` listens on
-// the same port again, for outages.
+// mode, parsed with mailparser). `down()` makes it refuse every connection (421, service not
+// available) and `up()` serves again: an outage that keeps the port, so that no other test's
+// server can take it meanwhile.
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { freePort } from './globalSetup.js';
@@ -19,6 +20,7 @@ export interface CapturedMail {
 export class SmtpCapture {
   readonly mails: CapturedMail[] = [];
   private server: SMTPServer | null = null;
+  private refusing = false;
 
   private constructor(readonly port: number) {}
 
@@ -29,11 +31,16 @@ export class SmtpCapture {
   }
 
   async up(): Promise<void> {
+    this.refusing = false;
     if (this.server) return;
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onConnect: (_session, callback) => {
+        if (this.refusing) return callback(Object.assign(new Error('Service not available'), { responseCode: 421 }));
+        callback();
+      },
       onData: (stream, session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
@@ -60,17 +67,17 @@ export class SmtpCapture {
   }
 
   async down(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = null;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.refusing = true;
   }
 
   to(address: string): CapturedMail[] {
     return this.mails.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase()));
   }
 
-  close(): Promise<void> {
-    return this.down();
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

@@ -6,35 +6,17 @@
 // email_notifications_batching_period_seconds is over and mails what is still unread.
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
-import { VisibilityPolicy, type MessageRecord } from '../../model/messageState.js';
+import type { MessageRecord } from '../../model/messageState.js';
 import { Flag } from '../../db/flags.js';
 import { userSettingValue } from '../../model/userSettings.js';
 import { addPendingMissedMessages } from '../../db/missedMessages.js';
 import { CacheKey } from '../../realm/caches.js';
-import { isIdle, notifiableTopic } from '../messages/notifications.js';
+import { isIdle, NOTIFICATION_KINDS, notificationTrigger } from '../messages/notifications.js';
 import { emailEnabled } from './outbox.js';
 
-const setting = (user: User, name: string) => userSettingValue(user.settings, name) === true;
-
 /** Why this message is emailed to this user, or null when it is not. */
-export function emailTrigger(actor: RealmActor, user: User, m: MessageRecord, flags: number): string | null {
-  const offline = setting(user, 'enable_offline_email_notifications');
-  if (m.streamId === null) return offline ? 'direct_message' : null;
-  if (flags & Flag.MENTIONED) return offline ? 'mentioned' : null;
-  if (!notifiableTopic(actor, user, m.streamId, m.topic)) return null;
-  const sub = actor.state.subscription(user.id, m.streamId);
-  const followed = actor.state.messaging.userTopic(user.id, m.streamId, m.topic)?.visibilityPolicy === VisibilityPolicy.FOLLOWED;
-  const wildcardsNotify =
-    (sub?.wildcardMentionsNotify ?? setting(user, 'wildcard_mentions_notify')) ||
-    (followed && setting(user, 'enable_followed_topic_wildcard_mentions_notify'));
-  if (offline && wildcardsNotify) {
-    if (flags & Flag.TOPIC_WILDCARD_MENTIONED) return 'topic_wildcard_mentioned';
-    if (flags & Flag.STREAM_WILDCARD_MENTIONED) return 'stream_wildcard_mentioned';
-  }
-  if (followed && setting(user, 'enable_followed_topic_email_notifications')) return 'followed_topic_email_notify';
-  if (sub?.emailNotifications ?? setting(user, 'enable_stream_email_notifications')) return 'stream_email_notify';
-  return null;
-}
+export const emailTrigger = (actor: RealmActor, user: User, m: MessageRecord, flags: number) =>
+  notificationTrigger(actor, user, m, flags, NOTIFICATION_KINDS.email);
 
 /** One chain per realm, so that two messages to one user join the same batch. */
 const batchChain = new CacheKey('missed-message batches', () => ({ tail: Promise.resolve() as Promise<unknown> }));
@@ -49,8 +31,8 @@ export function enqueueMissedMessageEmails(actor: RealmActor, m: MessageRecord, 
       if (userId === m.senderId) continue;
       const user = actor.state.users.get(userId);
       if (!user || !user.isActive || user.isBot) continue;
-      // Messages a user already has read (their own, or marked on send) are never missed.
-      if (flags & Flag.READ) continue;
+      // Messages a user already has read (marked on send) or whose sender they muted are never missed.
+      if (flags & Flag.READ || actor.state.mutedUsers.get(userId)?.has(m.senderId)) continue;
       const trigger = emailTrigger(actor, user, m, flags);
       if (trigger === null || !isIdle(actor, userId)) continue;
       targets.push({ user, trigger });

@@ -27,6 +27,8 @@ function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: str
   return actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
     const stream = channelForContent(actor.state, current, streamId, true);
+    // The organization's can_delete_any_message_group (administrators by default), with the
+    // error of Zulip's require_realm_admin.
     if (!hasMessagePermission(actor.state, current, stream, 'can_delete_any_message_group', null)) throw mustBeAdmin();
     const reader = await loadReader(actor, current);
     const sql = actor.sql;

@@ -4,7 +4,7 @@
 // muted places except personal mentions) and queues one `push` job per user who has push
 // devices. Nothing here can fail the send: problems are logged.
 import type { RealmActor } from '../../realm/actor.js';
-import type { User } from '../../model/types.js';
+import type { Subscription, User } from '../../model/types.js';
 import { VisibilityPolicy, type MessageRecord } from '../../model/messageState.js';
 import { Flag } from '../../db/flags.js';
 import { usersWithPushDevices } from '../../db/pushTargets.js';
@@ -32,25 +32,58 @@ export function notifiableTopic(actor: RealmActor, user: User, streamId: number,
   return !muted || policy === VisibilityPolicy.UNMUTED || policy === VisibilityPolicy.FOLLOWED;
 }
 
-/** Why this message is pushed to this user, or null when it is not. */
-export function pushTrigger(actor: RealmActor, user: User, m: MessageRecord, flags: number): string | null {
-  const offlinePush = setting(user, 'enable_offline_push_notifications');
-  if (m.streamId === null) return offlinePush ? 'direct_message' : null;
-  if (flags & Flag.MENTIONED) return offlinePush ? 'mentioned' : null;
+/** The settings and trigger names of one way of notifying (mobile push, email). */
+interface NotificationKind {
+  offline: string;
+  followed: string;
+  channels: string;
+  followedTrigger: string;
+  channelTrigger: string;
+  subscription: (sub: Subscription | undefined) => boolean | null | undefined;
+}
+
+export const NOTIFICATION_KINDS: Record<'push' | 'email', NotificationKind> = {
+  push: {
+    offline: 'enable_offline_push_notifications',
+    followed: 'enable_followed_topic_push_notifications',
+    channels: 'enable_stream_push_notifications',
+    followedTrigger: 'followed_topic_push_notify',
+    channelTrigger: 'stream_push_notify',
+    subscription: (sub) => sub?.pushNotifications,
+  },
+  email: {
+    offline: 'enable_offline_email_notifications',
+    followed: 'enable_followed_topic_email_notifications',
+    channels: 'enable_stream_email_notifications',
+    followedTrigger: 'followed_topic_email_notify',
+    channelTrigger: 'stream_email_notify',
+    subscription: (sub) => sub?.emailNotifications,
+  },
+};
+
+/** Why this message is notified to this user in this way, or null when it is not. */
+export function notificationTrigger(actor: RealmActor, user: User, m: MessageRecord, flags: number, kind: NotificationKind): string | null {
+  const offline = setting(user, kind.offline);
+  if (m.streamId === null) return offline ? 'direct_message' : null;
+  if (flags & Flag.MENTIONED) return offline ? 'mentioned' : null;
   if (!notifiableTopic(actor, user, m.streamId, m.topic)) return null;
   const sub = actor.state.subscription(user.id, m.streamId);
   const followed = actor.state.messaging.userTopic(user.id, m.streamId, m.topic)?.visibilityPolicy === VisibilityPolicy.FOLLOWED;
   const wildcardsNotify =
     (sub?.wildcardMentionsNotify ?? setting(user, 'wildcard_mentions_notify')) ||
     (followed && setting(user, 'enable_followed_topic_wildcard_mentions_notify'));
-  if (offlinePush && wildcardsNotify) {
+  if (offline && wildcardsNotify) {
     if (flags & Flag.TOPIC_WILDCARD_MENTIONED) return 'topic_wildcard_mentioned';
     if (flags & Flag.STREAM_WILDCARD_MENTIONED) return 'stream_wildcard_mentioned';
   }
-  if (followed && setting(user, 'enable_followed_topic_push_notifications')) return 'followed_topic_push_notify';
-  if (sub?.pushNotifications ?? setting(user, 'enable_stream_push_notifications')) return 'stream_push_notify';
+  if (followed && setting(user, kind.followed)) return kind.followedTrigger;
+  if (kind.subscription(sub) ?? setting(user, kind.channels)) return kind.channelTrigger;
   return null;
 }
+
+/** Why this message is pushed to this user, or null when it is not. */
+export const pushTrigger = (actor: RealmActor, user: User, m: MessageRecord, flags: number) =>
+  notificationTrigger(actor, user, m, flags, NOTIFICATION_KINDS.push);
 
 /** Idle: no client of the user receives messages, or the user showed no activity lately. */
 export function isIdle(actor: RealmActor, userId: number, nowSeconds = Date.now() / 1000): boolean {

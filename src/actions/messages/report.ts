@@ -11,7 +11,7 @@ import { loadReader } from '../../queries/readers.js';
 import { sendInternalMessage, silentMention } from './notificationBot.js';
 import { truncate } from './input.js';
 
-/** Zulip's Realm.REPORT_MESSAGE_REASONS. */
+/** Zulip's Realm.REPORT_MESSAGE_REASONS: the keys clients send (the report names the key). */
 export const REPORT_TYPES: Record<string, string> = {
   spam: 'Spam',
   harassment: 'Harassment',
@@ -37,12 +37,12 @@ function recipientsText(mentions: string[]): string {
 }
 
 export async function reportMessage(actor: RealmActor, user: User, messageId: number, reportType: string, description: string): Promise<void> {
+  if (reportType === 'other' && description === '') throw badRequest('An explanation is required.');
   const channelId = realmProperty(actor.state, 'moderation_request_channel_id');
   const channel = typeof channelId === 'number' && channelId > 0 ? actor.state.streams.get(channelId) : undefined;
-  if (!channel || channel.isArchived) throw badRequest('Moderation request channel must be specified to enable message reporting.');
+  if (!channel || channel.isArchived) throw badRequest('Message reporting is not enabled in this organization.');
   const reader = await loadReader(actor, user);
   const { message } = await accessibleMessage(actor, reader, messageId);
-  if (reportType === 'other' && description === '') throw badRequest('An explanation is required.');
   const sender = actor.user(message.senderId);
   if (!sender) throw badRequest('Invalid message(s)');
   const reporter = silentMention(user);
@@ -63,7 +63,7 @@ export async function reportMessage(actor: RealmActor, user: User, messageId: nu
   const snippet = truncate(message.content, MAX_REPORTED_SNIPPET_LENGTH, '\n[message truncated]');
   const fence = unusedFence(snippet);
   const content =
-    `${header}\n- Reason: **${REPORT_TYPES[reportType]}**\n- Notes:\n\`\`\`quote\n${description}\n\`\`\`` +
+    `${header}\n- Reason: **${reportType}**\n- Notes:\n\`\`\`quote\n${description}\n\`\`\`` +
     `\n${fence} spoiler **Message sent by ${reported}**\n${snippet}\n${fence}\n`;
   await sendInternalMessage(actor, { to: { streamId: channel.id, topic: `${sender.fullName}'s moderation requests` }, content });
 }

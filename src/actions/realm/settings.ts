@@ -26,6 +26,8 @@ function checkStreamSetting(actor: RealmActor, name: string, value: unknown): vo
   if (!(name.endsWith('_stream_id') || name.endsWith('_channel_id')) || value === -1) return;
   const stream = actor.state.streams.get(value as number);
   if (!stream || stream.isArchived) throw badRequest('Invalid channel ID');
+  // Reports quote the reported messages: only a private channel may receive them.
+  if (name === 'moderation_request_channel_id' && !stream.inviteOnly) throw badRequest('Moderation request channel must be private.');
 }
 
 /** PATCH /realm: administrators; some settings need an owner. Unchanged values are skipped. */

@@ -1,13 +1,16 @@
 // A user's status (Zulip's update_user_status_backend and do_update_user_status): a short text
-// and an emoji that other users see next to the name, plus the legacy `away` flag. Everyone
-// who can see the user is told what the request set.
+// and an emoji that other users see next to the name. The legacy `away` flag is the user's
+// presence_enabled setting, inverted: setting it changes that setting. Everyone who can see
+// the user is told what the request set.
 import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { User, UserStatus } from '../../model/types.js';
+import { userSettingValue } from '../../model/userSettings.js';
 import { actingUser } from '../../permissions/roles.js';
 import { canAccessUser, usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { saveUserStatus } from '../../db/personal.js';
 import { checkEmoji, emojiByName } from '../messages/reactions.js';
+import { updateOwnSettings } from './settings.js';
 import { userStatusEvent, type StatusChange } from '../../events/catalog/index.js';
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
@@ -20,19 +23,20 @@ export interface StatusInput {
   reactionType?: string;
 }
 
-const EMPTY: UserStatus = { away: false, statusText: '', emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' };
+const EMPTY: UserStatus = { statusText: '', emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' };
 
-/** A status in the API's form: only the parts that are set (Zulip's format_user_status). */
-export function formatUserStatus(s: UserStatus): Record<string, unknown> {
+/**
+ * A user's status in the API's form, only the parts that are set (Zulip's format_user_status);
+ * {} for a user who never set one.
+ */
+export function formatUserStatus(actor: RealmActor, user: User): Record<string, unknown> {
+  const s = actor.state.userStatus.get(user.id);
+  if (!s) return {};
   const out: Record<string, unknown> = {};
-  if (s.away) out.away = true;
+  if (userSettingValue(user.settings, 'presence_enabled') === false) out.away = true;
   if (s.statusText) out.status_text = s.statusText;
   if (s.emojiName) Object.assign(out, { emoji_name: s.emojiName, emoji_code: s.emojiCode, reaction_type: s.reactionType });
   return out;
-}
-
-export function statusOf(actor: RealmActor, userId: number): UserStatus {
-  return actor.state.userStatus.get(userId) ?? EMPTY;
 }
 
 /** GET /users/{user_id}/status; Zulip's access_user_by_id refuses bots and deactivated users. */
@@ -41,7 +45,7 @@ export function statusOfUser(actor: RealmActor, viewer: User, userId: number): R
   if (!target || target.isBot) throw badRequest('No such user');
   if (!target.isActive) throw badRequest('User is deactivated');
   if (!canAccessUser(actor.state, viewer, target)) throw badRequest('Insufficient permission');
-  return formatUserStatus(statusOf(actor, target.id));
+  return formatUserStatus(actor, target);
 }
 
 /** The change the request asks for, checked; throws what Zulip answers for bad input. */
@@ -68,21 +72,23 @@ function checkStatusInput(actor: RealmActor, input: StatusInput): StatusChange {
 }
 
 /** POST /users/me/status. */
-export function updateUserStatus(actor: RealmActor, user: User, input: StatusInput): Promise<void> {
+export async function updateUserStatus(actor: RealmActor, user: User, input: StatusInput): Promise<void> {
+  // Zulip's human_users_only.
+  if (user.isBot) throw badRequest('This endpoint does not accept bot requests.');
   const change = checkStatusInput(actor, input);
-  return actor.exclusive(async () => {
+  // Zulip: `away` is a deprecated way to change presence_enabled.
+  if (change.away !== undefined) await updateOwnSettings(actor, user, { settings: { presence_enabled: !change.away } });
+  await actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
-    const before = statusOf(actor, current.id);
+    const before = actor.state.userStatus.get(current.id) ?? EMPTY;
     const next: UserStatus = {
-      away: change.away ?? before.away,
       statusText: change.status_text ?? before.statusText,
       emojiName: change.emoji_name ?? before.emojiName,
       emojiCode: change.emoji_code ?? before.emojiCode,
       reactionType: change.reaction_type ?? before.reactionType,
     };
     await saveUserStatus(actor.sql, actor.realm.id, current.id, next);
-    if (!next.away && !next.statusText && !next.emojiName) actor.state.userStatus.delete(current.id);
-    else actor.state.userStatus.set(current.id, next);
+    actor.state.userStatus.set(current.id, next);
     actor.events.publish(userStatusEvent(current.id, change), usersWhoCanAccess(actor.state, current));
   });
 }

@@ -11,11 +11,11 @@ CREATE TABLE muted_users (
 );
 CREATE INDEX muted_users_realm ON muted_users (realm_id);
 
--- A user's status: a short text and an emoji; `away` is the legacy flag of the same endpoint.
+-- A user's status: a short text and an emoji. A row exists once the user set a status (even
+-- an empty one); its legacy `away` flag is the user's presence_enabled setting, inverted.
 CREATE TABLE user_status (
   user_id        integer PRIMARY KEY REFERENCES users(id),
   realm_id       integer NOT NULL REFERENCES realms(id),
-  away           boolean NOT NULL DEFAULT false,
   status_text    text NOT NULL DEFAULT '',
   emoji_name     text NOT NULL DEFAULT '',
   emoji_code     text NOT NULL DEFAULT '',

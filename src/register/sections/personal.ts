@@ -12,10 +12,12 @@ export const personalSections = {
   /** Statuses of the active users the caller can see, keyed by user id (Zulip's get_all_users_status_dict). */
   user_status(actor: RealmActor, user: User) {
     const out: Record<string, unknown> = {};
-    for (const [userId, status] of actor.state.userStatus) {
+    for (const userId of actor.state.userStatus.keys()) {
       const target = actor.user(userId);
       if (!target?.isActive || !canAccessUser(actor.state, user, target)) continue;
-      out[String(userId)] = formatUserStatus(status);
+      const status = formatUserStatus(actor, target);
+      // Users whose status is all empty and who show their presence are left out.
+      if (Object.keys(status).length) out[String(userId)] = status;
     }
     return { user_status: out };
   },

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { messageObject, streamObject, subscriptionObject, userObject, userShape } from '../../../src/events/catalog/objects.js';
 import type { Reply } from '../client.js';
-import { registerResponse, spectatorRegisterResponse } from './register.js';
+import { registerResponse, spectatorRegisterResponse, userStatusObject } from './register.js';
 
 const success = { result: z.literal('success'), msg: z.string() };
 const ignored = { ignored_parameters_unsupported: z.array(z.string()).optional() };
@@ -59,6 +59,37 @@ export const RESPONSES = {
     realm_description: z.string(),
     realm_web_public_access_enabled: z.boolean(),
   }),
+  'GET /messages/{id}/history': z.strictObject({
+    ...success, ...ignored,
+    message_history: z.array(z.strictObject({
+      content: z.string(),
+      rendered_content: z.string(),
+      timestamp: int(),
+      topic: z.string(),
+      user_id: int().nullable(),
+      prev_topic: z.string().optional(),
+      prev_content: z.string().optional(),
+      prev_rendered_content: z.string().optional(),
+      content_html_diff: z.string().optional(),
+      stream: int().optional(),
+      prev_stream: int().optional(),
+    })),
+  }),
+  'GET /messages/{id}/read_receipts': z.strictObject({ ...success, ...ignored, user_ids: z.array(int()) }),
+  'GET /users/{id}/status': z.strictObject({ ...success, ...ignored, status: userStatusObject }),
+  'GET /bot_storage': z.strictObject({ ...success, ...ignored, storage: z.record(z.string(), z.string()) }),
+  'POST /streams/{id}/delete_topic': z.strictObject({ ...success, ...ignored, complete: z.boolean() }),
+  'PATCH /users/me/subscriptions': z.strictObject({
+    ...success, ...ignored,
+    subscribed: z.record(z.string(), z.array(z.string())),
+    already_subscribed: z.record(z.string(), z.array(z.string())),
+    unauthorized: z.array(z.string()).optional(),
+    new_subscription_messages_sent: z.boolean().optional(),
+    removed: z.array(z.string()),
+    not_removed: z.array(z.string()),
+  }),
+  /** Answers that carry nothing but the envelope (mute, status, storage writes, report, typing …). */
+  'envelope only': z.strictObject({ ...success, ...ignored }),
   'POST /register': registerResponse,
   'POST /register (spectator)': spectatorRegisterResponse,
 } satisfies Record<string, z.ZodType>;

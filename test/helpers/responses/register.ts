@@ -27,6 +27,15 @@ export const USER_SETTING_KEYS = [
   'allow_private_data_export', 'email_address_visibility', 'web_navigate_to_sent_message',
 ] as const;
 
+/** A user's status: only the parts that are set (Zulip's format_user_status). */
+export const userStatusObject = z.strictObject({
+  away: z.literal(true).optional(),
+  status_text: z.string().optional(),
+  emoji_name: z.string().optional(),
+  emoji_code: z.string().optional(),
+  reaction_type: z.enum(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']).optional(),
+});
+
 const userSettings = z.strictObject(Object.fromEntries(USER_SETTING_KEYS.map((k) => [k, z.unknown()])));
 
 /** The organization's defaults for new users: the personal settings less the time zone. */
@@ -74,7 +83,7 @@ const registerShape = {
   max_stream_name_length: z.unknown(),
   max_topic_length: z.unknown(),
   muted_topics: z.unknown(),
-  muted_users: z.unknown(),
+  muted_users: z.array(z.strictObject({ id: z.number().int(), timestamp: z.number().int() })),
   navigation_tour_video_url: z.unknown(),
   navigation_views: z.unknown(),
   never_subscribed: z.array(streamObject.or(subscriptionObject)),
@@ -225,7 +234,7 @@ const registerShape = {
   upgrade_text_for_wide_organization_logo: z.unknown(),
   user_id: z.number().int(),
   user_settings: userSettings,
-  user_status: z.unknown(),
+  user_status: z.record(z.string(), userStatusObject),
   user_topics: z.unknown(),
   zulip_feature_level: z.literal(406),
   zulip_merge_base: z.unknown(),

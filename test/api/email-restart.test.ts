@@ -1,0 +1,42 @@
+// An email whose job is lost with its process (in-process jobs live in memory; here the
+// process is killed) is found again in the outbox by the next start's sweep, and sent once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOwnServer, type OwnServer } from '../helpers/ownServer.js';
+import { emailWorld, expectOk, mailsTo, type EmailWorld } from './email-helpers.js';
+
+let w: EmailWorld;
+let second: OwnServer | null = null;
+
+const env = (port: number) => ({
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PORT: String(port),
+  EMAIL_RETRY_SECONDS: '0.3',
+  EMAIL_SEND_ATTEMPTS: '20',
+  EMAIL_SWEEP_SECONDS: '0.5',
+});
+
+beforeAll(async () => {
+  w = await emailWorld('mailrestart', { EMAIL_SWEEP_SECONDS: '0.5' });
+}, 60_000);
+
+afterAll(async () => {
+  await second?.stop();
+  await w.smtp.close();
+});
+
+describe('a crash during an SMTP outage', () => {
+  it('loses no email', async () => {
+    await w.smtp.down();
+    expectOk(await w.owner.post('/invites', { invitee_emails: 'after-restart@example.test', stream_ids: '[]' }));
+    await new Promise((r) => setTimeout(r, 1000));
+    const exited = new Promise((r) => w.server.proc.once('exit', r));
+    w.server.proc.kill('SIGKILL');
+    await exited;
+    await w.smtp.up();
+    expect(w.smtp.mails).toEqual([]);
+    second = await startOwnServer(env(w.smtp.port), false);
+    await mailsTo(w.smtp, 'after-restart@example.test', 1, 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(w.smtp.to('after-restart@example.test')).toHaveLength(1);
+  });
+});
