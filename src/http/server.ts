@@ -14,6 +14,7 @@ import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
 import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
+import { THUMBNAIL_PATH, thumbnailTarget } from './thumbnailLink.js';
 import type { RawParams } from './params.js';
 import { bodyJson } from './bodyText.js';
 import { WebAssets } from './static.js';
@@ -24,7 +25,7 @@ import { StreamingMultipart } from './upload.js';
 import { serveFile } from './fileResponse.js';
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
+  200: 'OK', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
   405: 'Method Not Allowed', 413: 'Payload Too Large', 429: 'Too Many Requests',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
@@ -249,6 +250,16 @@ export class FrontServer {
 
     if (url.startsWith(AVATARS_PREFIX) && method === 'GET') {
       return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), requested, fail);
+    }
+    if (url === THUMBNAIL_PATH && method === 'GET') {
+      let target: string | null = null;
+      try {
+        target = thumbnailTarget(parseQuery(query));
+      } catch {
+        // a malformed query names nothing
+      }
+      if (target === null) return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
+      return send(p, 302, '', { Location: target, 'Cache-Control': 'private, max-age=300' }, 'text/plain');
     }
     // Links mailed to people (an email change confirmation) are routed as API paths.
     const mailedLink = method === 'GET' && url.startsWith(MAILED_LINK_PREFIX);

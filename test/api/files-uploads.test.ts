@@ -40,6 +40,20 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
   const send = (c: FileClient, channel: string, content: string) =>
     c.ok('POST', '/messages', { type: 'stream', to: channel, topic: 'files', content });
 
+  it("follows a message's image preview link to the file, and to nowhere else", async () => {
+    const r = await owner.upload({ filename: 'pic.png', data: 'png bytes', contentType: 'image/png' });
+    const sent = await send(owner, 'general', `[pic](${r.json.url})`);
+    const m = await bob.ok('GET', `/messages/${sent.id}`);
+    const src = /<img[^>]* src="([^"]+)"/.exec(m.message.content as string)![1]!.replaceAll('&amp;', '&');
+    const hop = await bob.fetch(src);
+    expect(hop.status).toBe(302);
+    expect(hop.headers.location).toBe(r.json.url);
+    expect((await bob.fetch(hop.headers.location as string)).status).toBe(200);
+    for (const url of ['https://elsewhere.example/x.png', '/user_uploads/../../etc/passwd', '//elsewhere.example/x.png']) {
+      expect((await bob.fetch('/thumbnail?url=' + encodeURIComponent(url))).status).toBe(404);
+    }
+  });
+
   it('uploads a file under a sanitised name; the uploader downloads the same bytes, inline for a safe type', async () => {
     const r = await owner.upload({ filename: 'my report (final).txt', data: 'quarterly numbers\n', contentType: 'text/plain' });
     expect(r.status, r.body.toString()).toBe(200);

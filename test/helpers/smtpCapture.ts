@@ -41,7 +41,17 @@ export class SmtpCapture {
         if (this.refusing) return callback(Object.assign(new Error('Service not available'), { responseCode: 421 }));
         callback();
       },
+      // A connection opened before the outage is refused too, at its next command.
+      onMailFrom: (_address, _session, callback) => {
+        if (this.refusing) return callback(Object.assign(new Error('Service not available'), { responseCode: 421 }));
+        callback();
+      },
       onData: (stream, session, callback) => {
+        if (this.refusing) {
+          stream.resume();
+          stream.on('end', () => callback(Object.assign(new Error('Service not available'), { responseCode: 421 })));
+          return;
+        }
         simpleParser(stream)
           .then((parsed) => {
             this.mails.push({
