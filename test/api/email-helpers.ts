@@ -4,12 +4,15 @@ import { expect } from 'vitest';
 import { encodeForm, httpRequest, newRealm, newUser, type Reply } from '../helpers/client.js';
 import { OwnClient, startOwnServer, until, type OwnServer } from '../helpers/ownServer.js';
 import { SmtpCapture, type CapturedMail } from '../helpers/smtpCapture.js';
+import { createDatabase } from '../helpers/globalSetup.js';
 
 export const GATEWAY_DOMAIN = 'gateway.test';
 
 export interface EmailWorld {
   smtp: SmtpCapture;
   server: OwnServer;
+  /** The world's own database: sweeps of the outbox see only this world's email. */
+  databaseUrl: string;
   subdomain: string;
   owner: OwnClient;
   user(name: string, role?: number): Promise<OwnClient>;
@@ -19,8 +22,13 @@ export interface EmailWorld {
 /** A server whose mail goes to a capture SMTP server, with quick retries and the given extra settings. */
 export async function emailWorld(prefix: string, env: Record<string, string> = {}, redis = false): Promise<EmailWorld> {
   const smtp = await SmtpCapture.start();
+  // A database of its own: a server's outbox sweep takes every pending email of its database,
+  // as in a real deployment, and must not send another test server's mail.
+  const db = await createDatabase(prefix);
+  const dbEnv = { DATABASE_URL: db.url };
   const server = await startOwnServer(
     {
+      ...dbEnv,
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtp.port),
       NOREPLY_EMAIL: 'noreply@chat.test',
@@ -31,19 +39,21 @@ export async function emailWorld(prefix: string, env: Record<string, string> = {
     },
     redis,
   );
-  const realm = await newRealm(prefix);
+  const realm = await newRealm(prefix, dbEnv);
   const owner = new OwnClient(server.port, realm.owner);
   return {
     smtp,
     server,
+    databaseUrl: db.url,
     subdomain: realm.subdomain,
     owner,
     async user(name, role = 400) {
-      return new OwnClient(server.port, await newUser(realm.subdomain, name, role));
+      return new OwnClient(server.port, await newUser(realm.subdomain, name, role, dbEnv));
     },
     async stop() {
       await server.stop();
       await smtp.close();
+      await db.drop();
     },
   };
 }

@@ -5,7 +5,7 @@
 // brings a notice when the user wants one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OwnClient } from '../helpers/ownServer.js';
-import { closeTestDb, testDb } from '../helpers/db.js';
+import postgres from 'postgres';
 import { httpRequest } from '../helpers/client.js';
 import { anonymousPost, emailWorld, expectFailure, expectOk, joinLink, mailsTo, type EmailWorld } from './email-helpers.js';
 
@@ -21,7 +21,9 @@ let sys: Record<string, number>;
 beforeAll(async () => {
   w = await emailWorld('mailinv');
   // An account older than a minute (before the realm's first request: its actor loads it so).
-  await testDb()`UPDATE users SET date_joined = now() - interval '2 days' WHERE id = ${w.owner.userId}`;
+  const db = postgres(w.databaseUrl, { max: 1, onnotice: () => undefined });
+  await db`UPDATE users SET date_joined = now() - interval '2 days' WHERE id = ${w.owner.userId}`;
+  await db.end();
   admin = await w.user('Ada Admin', 200);
   member = await w.user('Mia Member');
   guest = await w.user('Gus Guest', 600);
@@ -36,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w.stop();
-  await closeTestDb();
 });
 
 const keyOf = (link: string) => /\/join\/([a-z0-9]+)\/$/.exec(link)![1]!;

@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await second?.stop();
-  await w.smtp.close();
+  await w.stop();
 });
 
 describe('a crash during an SMTP outage', () => {
@@ -34,7 +34,7 @@ describe('a crash during an SMTP outage', () => {
     await exited;
     await w.smtp.up();
     expect(w.smtp.mails).toEqual([]);
-    second = await startOwnServer(env(w.smtp.port), false);
+    second = await startOwnServer({ ...env(w.smtp.port), DATABASE_URL: w.databaseUrl }, false);
     await mailsTo(w.smtp, 'after-restart@example.test', 1, 15_000);
     await new Promise((r) => setTimeout(r, 1500));
     expect(w.smtp.to('after-restart@example.test')).toHaveLength(1);

@@ -167,22 +167,22 @@ export async function admin(args: string[], env: Record<string, string> = {}): P
 
 let realmCounter = 0;
 
-/** A new realm with its owner; each test file gets realms of its own. */
-export async function newRealm(prefix = 'r'): Promise<{ owner: Client; ownerInfo: CliUser; subdomain: string }> {
+/** A new realm with its owner; each test file gets realms of its own (`env`: another DATABASE_URL). */
+export async function newRealm(prefix = 'r', env: Record<string, string> = {}): Promise<{ owner: Client; ownerInfo: CliUser; subdomain: string }> {
   const subdomain = `${prefix}${process.pid}x${Date.now().toString(36)}${realmCounter++}`.toLowerCase().slice(0, 40);
   const info = await admin([
     'create-realm', '--subdomain', subdomain, '--name', `Realm ${subdomain}`,
     '--owner-email', `owner@${subdomain}.test`, '--owner-password', 'owner-password-1', '--owner-name', 'Olivia Owner',
-  ]);
+  ], env);
   return { owner: new Client(subdomain, info.email, info.api_key, info.user_id), ownerInfo: info, subdomain };
 }
 
 /** Adds a user through the admin CLI (any role). */
-export async function newUser(subdomain: string, name: string, role = 400): Promise<Client> {
+export async function newUser(subdomain: string, name: string, role = 400, env: Record<string, string> = {}): Promise<Client> {
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}@${subdomain}.test`;
   const info = await admin([
     'create-user', '--realm', subdomain, '--email', email, '--password', 'user-password-1',
     '--full-name', name, '--role', String(role),
-  ]);
+  ], env);
   return new Client(subdomain, info.email, info.api_key, info.user_id);
 }
