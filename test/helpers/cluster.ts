@@ -3,7 +3,7 @@
 // own (other users of the same Redis are not disturbed). Redis must be reachable: tests
 // fail, not skip, when it is not.
 //
-// On CI (CI set) or with TEST_NETNS=1, as root, every front and worker runs on a host of its
+// With TEST_NETNS=1, as root, every front and worker runs on a host of its
 // own: a network namespace made by scripts/netns-cluster.sh, linked to the others by veth
 // pairs, reaching Postgres and Redis over those links; the test reaches the fronts and the
 // workers' metrics through forwarders on its loopback. Otherwise (or with TEST_NETNS=0)
@@ -103,7 +103,7 @@ class HostNetwork {
   ) {}
 
   static open(): HostNetwork | null {
-    const wanted = process.env.TEST_NETNS ?? (process.env.CI ? '1' : '0');
+    const wanted = process.env.TEST_NETNS ?? '0';
     if (wanted !== '1') return HostNetwork.oneHost('TEST_NETNS=1, as root, runs each process on a host of its own');
     if (process.getuid?.() !== 0) return HostNetwork.oneHost('not root: network namespaces need root');
     const net = new HostNetwork(`t${process.pid % 100000}${counter}`, `10.${64 + randomInt(128)}.${randomInt(256)}`);
