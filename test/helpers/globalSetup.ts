@@ -74,7 +74,8 @@ export async function startServer(env: Record<string, string>, deadlineMs = 30_0
 }
 
 export async function stopServer(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
+  // Already gone (exited, or killed by a signal: then exitCode stays null).
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise((r) => proc.once('exit', r));
   proc.kill('SIGTERM');
   const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);

@@ -214,7 +214,8 @@ describe('on a phone-sized screen', () => {
     await phone.getByRole('button', { name: 'Channels' }).click();
     await channels.getByRole('link', { name: 'ops', exact: true }).click();
     await phone.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor();
-    await expect(channels.isVisible()).resolves.toBe(false);
+    // The menu closes once the channel opens.
+    await channels.waitFor({ state: 'hidden' });
     await expect(phone.getByRole('textbox', { name: 'Message', exact: true }).isVisible()).resolves.toBe(true);
   });
 });
