@@ -4,7 +4,7 @@
 // shortcuts, and the phone-sized layout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newRealm, newUser } from '../helpers/client.js';
+import { httpRequest, newRealm, newUser } from '../helpers/client.js';
 import { OwnClient, startOwnServer, until, type OwnServer } from '../helpers/ownServer.js';
 import { launchBrowser, logIn, seriousAxeViolations, type TestBrowser } from './browser.js';
 
@@ -95,6 +95,23 @@ describe('compose', () => {
     await dialog.getByRole('button', { name: 'Delete draft' }).click();
     await dialog.getByText('No drafts.').waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('attaches a file: uploaded, linked in the message, and readable by another member', async () => {
+    await openTopic('ops');
+    await compose().getByLabel('Topic', { exact: true }).fill('files');
+    await messageBox().fill('The runbook:');
+    await compose().getByLabel('File to attach').setInputFiles({ name: 'runbook.txt', mimeType: 'text/plain', buffer: Buffer.from('step one\n') });
+    await expect.poll(() => messageBox().inputValue()).toMatch(/^The runbook:\n\[runbook\.txt\]\(\/user_uploads\/\d+\/[^)]+\/runbook\.txt\)\n$/);
+    await compose().getByRole('button', { name: 'Send' }).click();
+    await messages().getByRole('listitem').filter({ hasText: 'The runbook:' }).getByRole('link', { name: 'runbook.txt' }).waitFor();
+    const url = /href="(\/user_uploads\/[^"]+)"/.exec((await newest(carol)).content)![1]!;
+    const got = await httpRequest(server.port, {
+      method: 'GET', path: url, host: `${carol.user.subdomain}.localhost:${server.port}`,
+      headers: { Authorization: 'Basic ' + Buffer.from(`${carol.user.email}:${carol.user.apiKey}`).toString('base64') },
+    });
+    expect(got.status).toBe(200);
+    expect(got.body.__text).toBe('step one\n');
   });
 });
 

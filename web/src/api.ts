@@ -46,7 +46,18 @@ export async function api<T = Record<string, unknown>>(method: string, path: str
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     headers['X-CSRFToken'] = csrfToken();
   }
-  const res = await fetch(url, { method, headers, body: inQuery ? undefined : form, credentials: 'same-origin', signal });
+  return answer<T>(path, await fetch(url, { method, headers, body: inQuery ? undefined : form, credentials: 'same-origin', signal }));
+}
+
+/** POST /user_uploads: the file as multipart form data; the server answers its URL and name. */
+export async function uploadFile(file: File): Promise<{ url: string; filename: string }> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const res = await fetch('/json/user_uploads', { method: 'POST', headers: { 'X-CSRFToken': csrfToken() }, body: form, credentials: 'same-origin' });
+  return answer<{ url: string; filename: string }>('/user_uploads', res);
+}
+
+async function answer<T>(path: string, res: Response): Promise<T> {
   let body: Record<string, unknown>;
   try {
     body = (await res.json()) as Record<string, unknown>;

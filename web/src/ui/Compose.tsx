@@ -1,8 +1,8 @@
 // The compose box: a channel, topic and message, or "To" and a message for direct messages;
 // Markdown preview rendered by the server; mention, emoji, people and topic suggestions;
 // drafts kept as you type; typing notices to the other side.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, errorText } from '../api';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, errorText, uploadFile } from '../api';
 import { store, notify, byName } from '../store';
 import { termOf, type Narrow } from '../narrow';
 import { applySuggestion, messageSuggestions, parseRecipients, recipientSuggestions, type Suggestion } from '../autocomplete';
@@ -78,6 +78,18 @@ export function Compose() {
   const [content, setContent] = useState('');
   const [preview, setPreview] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const latestContent = useRef(content);
+  latestContent.current = content;
+  // Where the caret goes once a picked suggestion is in the text: set as soon as the text is
+  // rendered, before the next key, so that typing on at once lands after the suggestion.
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (caretAfterRender.current === null) return;
+    textarea.current?.setSelectionRange(caretAfterRender.current, caretAfterRender.current);
+    caretAfterRender.current = null;
+  }, [content]);
   const [suggest, setSuggest] = useState<{ field: 'content' | 'to'; list: Suggestion[]; active: number }>({ field: 'content', list: [], active: 0 });
   const textarea = useRef<HTMLTextAreaElement>(null);
   const topicInput = useRef<HTMLInputElement>(null);
@@ -162,13 +174,35 @@ export function Compose() {
       const r = applySuggestion(content, s);
       setContent(r.text);
       saveDraft(r.text);
-      setTimeout(() => textarea.current?.setSelectionRange(r.caret, r.caret), 0);
+      caretAfterRender.current = r.caret;
       textarea.current?.focus();
     } else {
       setTarget({ ...target, to: applySuggestion(target.to, s).text });
       toInput.current?.focus();
     }
     setSuggest({ ...suggest, list: [] });
+  };
+
+  // Each file is uploaded, then linked in the message as Zulip's apps link it: [name](url).
+  const attach = async (input: HTMLInputElement) => {
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    if (files.length === 0) return;
+    setUploading(true);
+    let text = latestContent.current;
+    try {
+      for (const file of files) {
+        const r = await uploadFile(file);
+        text = `${text}${text && !text.endsWith('\n') ? '\n' : ''}[${r.filename}](${r.url})\n`;
+        setContent(text);
+        saveDraft(text);
+      }
+    } catch (err) {
+      notify(`Could not attach the file: ${errorText(err)}`);
+    } finally {
+      setUploading(false);
+      textarea.current?.focus();
+    }
   };
 
   const send = async () => {
@@ -322,7 +356,10 @@ export function Compose() {
         <button type="button" aria-pressed={preview !== null} onClick={() => void togglePreview()}>
           Preview
         </button>
-        {/* Attachments arrive with file uploads: an "Attach" button goes here. */}
+        <button type="button" disabled={uploading} onClick={() => fileInput.current?.click()}>
+          {uploading ? 'Uploading…' : 'Attach a file'}
+        </button>
+        <input ref={fileInput} type="file" multiple hidden aria-label="File to attach" onChange={(e) => void attach(e.currentTarget)} />
       </div>
     </form>
   );
