@@ -2,7 +2,8 @@
 // multipart bodies and JSON-encoded lists, and must be able to do a user's everyday work.
 import { beforeAll, describe, expect, it } from 'vitest';
 import zulipInit from 'zulip-js';
-import { admin, port } from '../helpers/client.js';
+import { admin, httpRequest, port } from '../helpers/client.js';
+import { until } from '../helpers/ownServer.js';
 import { expectBody } from '../helpers/responses/index.js';
 
 // zulip-js addresses the server by URL; 127.0.0.1 does not match EXTERNAL_HOST, so the
@@ -90,6 +91,10 @@ describe('zulip-js, every wrapped endpoint we serve', () => {
   beforeAll(async () => {
     user = (await rootRealmUser()) as typeof user;
     other = (await rootRealmUser()) as typeof other;
+    // Users made by the admin CLI reach a running server through its change feed, which it
+    // polls: wait until the second one is known before naming it as a recipient.
+    const authorization = 'Basic ' + Buffer.from(`${user.email}:${user.api_key}`).toString('base64');
+    await until(async () => (await httpRequest(port(), { method: 'GET', path: `/api/v1/users/${other.user_id}`, headers: { Authorization: authorization } })).status === 200, 'the server knows the second user');
     // With a password, zulip-js fetches the API key itself (accounts.retrieve).
     z = await zulipInit({ username: user.email, password: 'user-password-1', realm: `http://127.0.0.1:${port()}` });
   });
@@ -147,7 +152,8 @@ describe('zulip-js, every wrapped endpoint we serve', () => {
 
     const topics = await z.streams.topics.retrieve({ stream_id: streamId });
     expect(topics.topics).toEqual([expect.objectContaining({ name: 'all of it', max_id: sent.id })]);
-    expect((await z.typing.send({ to: [other.user_id, user.user_id], op: 'start' })).result).toBe('success');
+    const typed = await z.typing.send({ to: [other.user_id, user.user_id], op: 'start' });
+    expect(typed.result, JSON.stringify(typed)).toBe('success');
     // One's own message, within the organization's time limit.
     expect((await z.messages.deleteById({ message_id: sent.id })).result).toBe('success');
     expect(await z.messages.getById({ message_id: sent.id })).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Invalid message(s)' });
