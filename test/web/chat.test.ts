@@ -17,6 +17,9 @@ let bob: OwnClient;
 let ownerEmail: string;
 
 const messages = () => page.getByRole('list', { name: 'Messages' });
+/** Waits until the feed shows exactly one message, the one with this text. */
+const onlyMessage = (text: string) =>
+  until(async () => (await messages().getByRole('listitem').count()) === 1 && (await messages().getByRole('listitem').filter({ hasText: text }).count()) === 1, `only "${text}" in the feed`);
 const compose = () => page.getByRole('form', { name: 'Compose' });
 
 beforeAll(async () => {
@@ -111,12 +114,13 @@ describe('web client', () => {
     await bob.ok('POST', '/messages', { type: 'stream', to: 'design', topic: 'colors', content: 'Teal or orange?' });
     await page.getByRole('searchbox', { name: 'Search' }).fill('channel:design topic:colors');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    await messages().getByRole('listitem').filter({ hasText: 'Teal or orange?' }).waitFor();
-    await expect(messages().getByRole('listitem').count()).resolves.toBe(1);
+    // The message also arrives live in the view the search replaces: wait for the narrow's own view.
+    await page.waitForURL(/#narrow\/channel\/\d+-design\/topic\/colors$/);
+    await onlyMessage('Teal or orange?');
     await page.getByRole('searchbox', { name: 'Search' }).fill('ship');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    await messages().getByRole('listitem').filter({ hasText: 'Looks great, ship it' }).waitFor();
-    await expect(messages().getByRole('listitem').count()).resolves.toBe(1);
+    await page.waitForURL(/#narrow\/search\/ship$/);
+    await onlyMessage('Looks great, ship it');
   });
 
   it('sends a direct message from the user list', async () => {
