@@ -21,6 +21,7 @@ import { openRealm, populateSendRealm, seedIdleRealm, seedRegisterRealm, type Se
 import { runRegister } from './workloads/register.js';
 import { runRender } from './workloads/render.js';
 import { runSends, sendChannelNames } from './workloads/sends.js';
+import { runShards } from './workloads/shards.js';
 
 const SERVER_PHASES: Phase[] = ['sends', 'users-me', 'register', 'idle'];
 
@@ -126,7 +127,8 @@ async function runWorkloads(
 
 /**
  * Phases that need no target of the run: render runs in this process; cluster-overhead
- * spawns both a one-process server and a 1-front/1-worker cluster of its own.
+ * spawns both a one-process server and a 1-front/1-worker cluster of its own; shards spawns
+ * a cluster with two queue shards.
  */
 async function runStandalonePhases(results: RunResults, opts: BenchOptions, runStamp: string): Promise<void> {
   if (opts.phases.has('render')) {
@@ -148,6 +150,20 @@ async function runStandalonePhases(results: RunResults, opts: BenchOptions, runS
         step('workload: cluster overhead (1 front, 1 worker vs one process)', () => runClusterOverhead(opts, runStamp), (r) =>
           `GET /users/me ${fmt(r.cluster.usersMe.requestsPerSecond)} vs ${fmt(r.oneProcess.usersMe.requestsPerSecond)} req/s; ` +
           `sends ${fmt(r.cluster.sends.saturated.sendsPerSecond)} vs ${fmt(r.oneProcess.sends.saturated.sendsPerSecond)}/s`,
+        ),
+      );
+    }
+  }
+  if (opts.phases.has('shards')) {
+    const unreachable = opts.mode === 'url' ? null : await redisUnreachable(opts.redisUrl);
+    if (opts.mode === 'url') {
+      results.workloads.shards = failed('needs a spawned cluster (not with --url)');
+    } else if (unreachable) {
+      results.workloads.shards = failed(`no Redis at ${opts.redisUrl} (${unreachable}); pass --redis URL`);
+    } else {
+      results.workloads.shards = await attempt(() =>
+        step('workload: queue shards (one realm over two shard processes)', () => runShards(opts, runStamp), (r) =>
+          [r.fanout, r.register, r.idle, r.kill].map((o) => (o.ok ? 'ok' : `failed (${o.reason})`)).join(', '),
         ),
       );
     }

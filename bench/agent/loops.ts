@@ -108,6 +108,7 @@ export function runOpenLoop(job: OpenLoopJob): Promise<OpenLoopResult> {
   const total = Math.max(1, Math.floor((job.rate * job.durationMs) / 1000));
   const idle: HttpConnection[] = [];
   const backlog: number[] = [];
+  const okSeqs: number[] = [];
   let opened = 0;
   let inFlight = 0;
   let nextIndex = 0;
@@ -123,19 +124,22 @@ export function runOpenLoop(job: OpenLoopJob): Promise<OpenLoopResult> {
       finished = true;
       for (const conn of idle) conn.destroy();
       const result = tally.result(monotonicMs() - start, cpuMs() - cpuStart);
-      resolve({ ...result, scheduled: total, serviceLatency: service.summary(), maxBacklog, connectionsOpened: opened });
+      resolve({ ...result, scheduled: total, serviceLatency: service.summary(), maxBacklog, connectionsOpened: opened, okSeqs });
     };
     const send = (conn: HttpConnection, scheduledAt: number) => {
       inFlight++;
       const sentAt = monotonicMs();
       const n = seq++;
       conn.request(
-        factories[n % factories.length](n),
+        factories[n % factories.length](n, scheduledAt),
         (err, res) => {
           const doneAt = monotonicMs();
           inFlight--;
           tally.record(err, res, doneAt - scheduledAt);
-          if (!err && res && res.status < 300) service.add(doneAt - sentAt);
+          if (!err && res && res.status < 300) {
+            service.add(doneAt - sentAt);
+            okSeqs.push(n);
+          }
           if (err) {
             conn.destroy();
             opened--;

@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { FromAgent, Job, ToAgent } from '../lib/agent-protocol.js';
 import { runIdlePolls } from './idle-polls.js';
+import { runFanoutSubscribers } from './fanout-subscribers.js';
 import { runClosedLoop, runOpenLoop } from './loops.js';
 import { runSubscribers } from './subscribers.js';
 
@@ -27,6 +28,8 @@ function run(job: Job): Promise<unknown> {
       return runSubscribers(job, commands, emit);
     case 'idle-polls':
       return runIdlePolls(job, commands, emit);
+    case 'fanout-subscribers':
+      return runFanoutSubscribers(job, commands, emit);
   }
 }
 

@@ -64,10 +64,32 @@ export interface IdlePollsJob {
   connectBatch: number;
 }
 
-export type Job = ClosedLoopJob | OpenLoopJob | SubscribersJob | IdlePollsJob;
+/**
+ * Registers one event queue per subscriber of a big channel and long-polls them all; a queue
+ * that is gone (BAD_EVENT_QUEUE_ID, as after its shard's worker died) is registered again.
+ * Records, per send, how many subscribers received it and when the last one did.
+ */
+export interface FanoutSubscribersJob {
+  kind: 'fanout-subscribers';
+  endpoints: Endpoints;
+  host: string;
+  /** One per subscriber: its Authorization header and the queue shard its user falls in. */
+  subscribers: { authorization: string; shard: number }[];
+  /** The POST /register form body (and again after BAD_EVENT_QUEUE_ID). */
+  registerBody: string;
+  registerConcurrency: number;
+  pollTimeoutMs: number;
+}
+
+export type Job = ClosedLoopJob | OpenLoopJob | SubscribersJob | IdlePollsJob | FanoutSubscribersJob;
 
 export type Command =
   | { cmd: 'drain'; phase: string; expected: number; timeoutMs: number }
+  /**
+   * Waits until every subscriber has every acknowledged send of the phase (one whose queue was
+   * registered again: every send made after that), or the timeout, then reports `collected`.
+   */
+  | { cmd: 'collect'; phase: string; acked: number[]; timeoutMs: number; samples: boolean }
   | { cmd: 'park' }
   | { cmd: 'stop' };
 
@@ -99,6 +121,8 @@ export interface OpenLoopResult extends LoopResult {
   serviceLatency: LatencySummary;
   maxBacklog: number;
   connectionsOpened: number;
+  /** Sequence numbers ({{seq}}) of the requests answered 2xx. */
+  okSeqs: number[];
 }
 
 export interface DrainReport {
@@ -144,4 +168,54 @@ export interface IdleResult {
   rounds: IdleRound[];
   failed: number;
   firstFailure?: string;
+}
+
+/** One send as one fanout agent saw it. Instants in µs on the machine's monotonic clock. */
+export interface FanoutSend {
+  seq: number;
+  /** Send instant and scheduled start, from the content marker. */
+  sentAt: number;
+  scheduledAt: number;
+  /** Subscribers of this agent that received it, and the last receipt. */
+  receipts: number;
+  lastReceiptAt: number;
+}
+
+export interface FanoutShardCounts {
+  shard: number;
+  subscribers: number;
+  /** Subscribers that got BAD_EVENT_QUEUE_ID, and those registered again since. */
+  badQueue: number;
+  reRegistered: number;
+  /** Subscribers never told their queue was gone that miss an acknowledged send. */
+  withGaps: number;
+  /** Re-registered subscribers missing a send made after their new queue existed. */
+  missedAfterReRegister: number;
+}
+
+export interface FanoutCollectReport {
+  phase: string;
+  waitedMs: number;
+  complete: boolean;
+  subscribers: number;
+  /** Receipts of the phase's sends, all subscribers together. */
+  deliveries: number;
+  sends: FanoutSend[];
+  /** Receipt − send instant of every delivery, ms (when asked for). */
+  samples?: Float64Array;
+  byShard: FanoutShardCounts[];
+  /** Monotonic ms: first BAD_EVENT_QUEUE_ID seen, last queue registered again. */
+  firstBadQueueAt: number | null;
+  lastReRegisteredAt: number | null;
+  pollsSoFar: number;
+  failedPolls: number;
+  firstFailure?: string;
+}
+
+export interface FanoutRegisteredReport {
+  queues: number;
+  failed: number;
+  firstFailure?: string;
+  /** Queues by the shard their id names (`s<k>-…`). */
+  byQueueShard: Record<string, number>;
 }

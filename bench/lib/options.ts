@@ -4,7 +4,7 @@ import path from 'node:path';
 
 export type TargetMode = 'local' | 'cluster' | 'url';
 
-export const PHASES = ['uws', 'pg', 'sends', 'users-me', 'register', 'idle', 'render', 'cluster-overhead'] as const;
+export const PHASES = ['uws', 'pg', 'sends', 'users-me', 'register', 'idle', 'render', 'cluster-overhead', 'shards'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -45,6 +45,12 @@ export interface BenchOptions {
   registerConcurrency: number;
   seedConcurrency: number;
   seedUsersVia: 'api' | 'cli';
+  /** Phase "shards": users of its big realm, subscribers of its channel, send rate, parked polls, heartbeat. */
+  shardUsers: number;
+  shardSubscribers: number;
+  shardRate: number;
+  shardPolls: number;
+  shardHeartbeatSeconds: number;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -72,6 +78,12 @@ Sizes and durations
   --register-channels N  channels of the register realm (default 1000; quick 20)
   --register-concurrency N  concurrent clients of the register storm (default 8)
   --seed-concurrency N   concurrent API calls while seeding (default 16)
+  --shard-users N        phase shards: users of its big realm (default 100000; quick 10000)
+  --shard-subscribers N  phase shards: subscribers of its channel, all long-polling (default
+                         10000; quick 1000)
+  --shard-rate N         phase shards: sends/s of its open loops (default 20)
+  --shard-polls N        phase shards: parked long-polls (default 40000; quick 2000)
+  --shard-heartbeat S    phase shards: HEARTBEAT_SECONDS of its cluster (default 20; quick 5)
   --seed-users api|cli   create users with one bulk admin create-users (cli, the default; no
                          passwords) or through POST /users (api: scrypt per user, ~9 users/s)
 
@@ -114,7 +126,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'cluster', 'url', 'email', 'api-key', 'host-header', 'seed', 'quick', 'seconds', 'warmup', 'connections',
     'senders', 'subscribers', 'channels', 'idle', 'queues-per-user', 'heartbeat', 'register-users',
     'register-channels', 'register-concurrency', 'seed-concurrency', 'seed-users', 'only', 'skip', 'port', 'pg',
-    'redis', 'keep-db', 'cpu-prof',
+    'redis', 'keep-db', 'cpu-prof', 'shard-users', 'shard-subscribers', 'shard-rate', 'shard-polls', 'shard-heartbeat',
   ]);
   for (const key of flags.keys()) if (!known.has(key)) throw new Error(`unknown flag --${key}\n\n${USAGE}`);
 
@@ -192,5 +204,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     registerConcurrency: Math.max(1, num('register-concurrency', 8)),
     seedConcurrency: Math.max(1, num('seed-concurrency', 16)),
     seedUsersVia,
+    shardUsers: Math.max(2, num('shard-users', quick ? 10_000 : 100_000)),
+    shardSubscribers: Math.max(1, num('shard-subscribers', quick ? 1000 : 10_000)),
+    shardRate: Math.max(1, num('shard-rate', 20)),
+    shardPolls: Math.max(1, num('shard-polls', quick ? 2000 : 40_000)),
+    // Long enough that two cores answer every parked poll within a round (see bench/README.md).
+    shardHeartbeatSeconds: Math.max(1, num('shard-heartbeat', quick ? 5 : 20)),
   };
 }

@@ -8,6 +8,7 @@ import { fmt, ms } from './progress.js';
 import type { Outcome, Row, RowResult, RunResults } from './results.js';
 import { CLUSTER_CPU_BAR, barRow, clusterOverheadRows, cpuPerOperationRows, info, naRow, ratioText, renderRows } from './rows.js';
 import { REPO_ROOT, RESULTS_DIR } from './server.js';
+import { shardRows } from './shardRows.js';
 
 export const IDLE_BAR = 20_000;
 
@@ -199,7 +200,12 @@ export function buildRows(r: RunResults, opts: { connections: number; senders: n
     rows.push(naRow('POST /register p95', '≤ 3×', reason(r.workloads.register)));
   }
 
-  rows.push(...cpuPerOperationRows(r), ...renderRows(r.workloads.render), ...clusterOverheadRows(r.workloads.clusterOverhead));
+  rows.push(
+    ...cpuPerOperationRows(r),
+    ...renderRows(r.workloads.render),
+    ...clusterOverheadRows(r.workloads.clusterOverhead),
+    ...shardRows(r.workloads.shards, uws?.cpuMicrosPerRequest ?? undefined),
+  );
 
   for (const s of r.seeding) {
     rows.push(info(`Seeding "${s.realm}" (${s.via})`, `${fmt(s.usersPerSecond, 1)} users/s`, `${fmt(s.users)} users, ${fmt(s.channels)} channels in ${fmt(s.seconds, 1)} s`));
@@ -250,14 +256,15 @@ Columns:
 - **Bars**: bars met of bars measured (PASS* counts as met at a smaller size).
 - **Render**: messages/s through the render pool (server's default thread count, \`render()\` with many in flight); ratio to rendering in-thread in the same run. No bar.
 - **Cluster**: ratios of a 1-front/1-worker cluster to one process, measured back to back in the same run: GET /users/me req/s, and channel sends/s; then CPU per GET /users/me and per send with its deliveries (bar ≤ ${CLUSTER_CPU_BAR}×).
+- **Shards**: phase shards, one realm over two queue-shard processes: per send, p99 until all of the channel's subscribers received it (bar ≤ 1 s); POST /register p95 on its 100,000-user realm (ratio to JSON.stringify, bar ≤ 3×); parked long-polls on time (bar 40,000, all); recovery after kill -9 of a shard's worker (bar: its clients register again, no gap for the others, no acknowledged send lost).
 - **CPU/op**: server CPU time (user + system over its process tree, from /proc) per GET /users/me (ratio to a uWS hello world answer), per channel send with its deliveries, per delivered message event, and per POST /register (ratio to JSON.stringify of its body).
 
-Render and Cluster were added later, CPU/op later still; older lines leave them empty.
+Render and Cluster were added later, CPU/op later still, Shards last; older lines leave them empty.
 
 n/a means the workload could not run (endpoint missing or failing); the JSON file says why.
 
-| Date | Commit | Mode | uWS req/s | PG tx/s | PG p99 ×N | Sends/s | Send p99 | S→R p99 | /users/me | Idle | Register p95 | Bars | Render | Cluster | CPU/op |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| Date | Commit | Mode | uWS req/s | PG tx/s | PG p99 ×N | Sends/s | Send p99 | S→R p99 | /users/me | Idle | Register p95 | Bars | Render | Cluster | CPU/op | Shards |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 `;
 
 /** "/users/me 0.85×, sends 0.90×; CPU/req 1.2×, CPU/send 1.1×" from the cluster-overhead rows. */
@@ -289,6 +296,23 @@ function cpuCell(rows: Row[]): string {
   return parts.length ? parts.join(', ') : 'n/a';
 }
 
+/** "all received p99 640 ms PASS, register 1.2× PASS, polls 40,000 / 40,000 PASS, kill 7.9 s PASS" */
+function shardsCell(rows: Row[]): string {
+  const parts: string[] = [];
+  for (const [prefix, label] of [
+    ['Shards: all ', 'all received p99'],
+    ['Shards: POST /register', 'register'],
+    ['Shards: parked', 'polls'],
+    ['Shards: kill', 'kill'],
+  ] as const) {
+    const row = rows.find((x) => x.measure.startsWith(prefix));
+    if (!row) continue;
+    const shown = row.result === 'n/a' ? 'n/a' : label === 'register' && row.ratioValue !== undefined ? ratioText(row.ratioValue) : row.value;
+    parts.push(`${label} ${shown}${row.result && row.result !== 'n/a' ? ` ${row.result}` : ''}`);
+  }
+  return parts.length ? parts.join(', ') : 'n/a';
+}
+
 export function appendResultsLine(r: RunResults, rows: Row[]): void {
   const find = (prefix: string) => rows.find((row) => row.measure.startsWith(prefix));
   const cell = (row: Row | undefined, unit: (n: number) => string) => {
@@ -316,6 +340,7 @@ export function appendResultsLine(r: RunResults, rows: Row[]): void {
     cell(find('Render pool ×'), (n) => fmt(n)),
     clusterCell(rows),
     cpuCell(rows),
+    shardsCell(rows),
   ];
   if (!existsSync(RESULTS_MD)) writeFileSync(RESULTS_MD, RESULTS_HEADER);
   appendFileSync(RESULTS_MD, `| ${line.join(' | ')} |\n`);

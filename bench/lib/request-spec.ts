@@ -2,6 +2,8 @@
 // child process. Bodies and paths may carry placeholders filled in at send time:
 //   {{t}}   the send instant in microseconds on the machine's monotonic clock
 //   {{seq}} a per-generator sequence number
+//   {{s}}   the instant the request was scheduled to start, in µs on the same clock (the open
+//           loop's schedule; other generators use the send instant)
 
 import { monotonicMicros } from './stats.js';
 
@@ -36,24 +38,34 @@ export function formEncode(params: Record<string, unknown>): string {
   return parts.join('&');
 }
 
+/**
+ * A form body whose values may hold placeholders: they must reach the agent unescaped (what
+ * replaces them is digits).
+ */
+export function formEncodeWithPlaceholders(params: Record<string, unknown>): string {
+  return formEncode(params).replace(/%7B%7B(t|seq|s)%7D%7D/g, '{{$1}}');
+}
+
 export function hasPlaceholders(spec: RequestSpec): boolean {
-  return /\{\{(t|seq)\}\}/.test(spec.path + (spec.body ?? ''));
+  return /\{\{(t|seq|s)\}\}/.test(spec.path + (spec.body ?? ''));
 }
 
-function fill(text: string, seq: number): string {
+function fill(text: string, seq: number, scheduledMs?: number): string {
   if (text.indexOf('{{') < 0) return text;
-  return text.replace(/\{\{t\}\}/g, monotonicMicros()).replace(/\{\{seq\}\}/g, String(seq));
+  const now = monotonicMicros();
+  const scheduled = scheduledMs === undefined ? now : String(Math.round(scheduledMs * 1000));
+  return text.replace(/\{\{t\}\}/g, now).replace(/\{\{seq\}\}/g, String(seq)).replace(/\{\{s\}\}/g, scheduled);
 }
 
-/** The raw HTTP/1.1 request text for a spec. */
-export function renderRequest(spec: RequestSpec, seq = 0): string {
-  const path = fill(spec.path, seq);
+/** The raw HTTP/1.1 request text for a spec (`scheduledMs`: the open loop's start instant). */
+export function renderRequest(spec: RequestSpec, seq = 0, scheduledMs?: number): string {
+  const path = fill(spec.path, seq, scheduledMs);
   let head = `${spec.method} ${path} HTTP/1.1\r\nHost: ${spec.host}\r\nUser-Agent: team-chat-bench\r\n`;
   if (spec.authorization) head += `Authorization: ${spec.authorization}\r\n`;
   if (spec.body === undefined) {
     return spec.method === 'GET' || spec.method === 'HEAD' ? head + '\r\n' : head + 'Content-Length: 0\r\n\r\n';
   }
-  const body = fill(spec.body, seq);
+  const body = fill(spec.body, seq, scheduledMs);
   return (
     head +
     `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
@@ -62,8 +74,8 @@ export function renderRequest(spec: RequestSpec, seq = 0): string {
 }
 
 /** A function producing request bytes; constant specs are rendered once. */
-export function requestFactory(spec: RequestSpec): (seq: number) => string | Buffer {
-  if (hasPlaceholders(spec)) return (seq) => renderRequest(spec, seq);
+export function requestFactory(spec: RequestSpec): (seq: number, scheduledMs?: number) => string | Buffer {
+  if (hasPlaceholders(spec)) return (seq, scheduledMs) => renderRequest(spec, seq, scheduledMs);
   const fixed = Buffer.from(renderRequest(spec));
   return () => fixed;
 }
@@ -73,4 +85,11 @@ export const MARKER_PATTERN = /bench:(\w+):(\d+):(\d+)/;
 
 export function markerContent(phase: string): string {
   return `bench:${phase}:{{t}}:{{seq}}`;
+}
+
+/** The fanout workload's marker: phase, send instant, sequence number, scheduled start. */
+export const FANOUT_MARKER = /bench:(\w+):(\d+):(\d+):(\d+)/;
+
+export function fanoutMarkerContent(phase: string): string {
+  return `bench:${phase}:{{t}}:{{seq}}:{{s}}`;
 }

@@ -5,6 +5,7 @@ import type { IdleWorkloadResult } from '../workloads/idle.js';
 import type { RegisterResult } from '../workloads/register.js';
 import type { RenderWorkloadResult } from '../workloads/render.js';
 import type { SendsResult } from '../workloads/sends.js';
+import type { ShardsResult } from '../workloads/shards.js';
 import type { CommitFigures, ThroughputFigures } from './baselines.js';
 import { errorText } from './progress.js';
 
@@ -43,6 +44,7 @@ export interface RunResults {
     idle?: Outcome<IdleWorkloadResult>;
     render?: Outcome<RenderWorkloadResult>;
     clusterOverhead?: Outcome<ClusterOverheadResult>;
+    shards?: Outcome<ShardsResult>;
   };
   rows?: Row[];
 }

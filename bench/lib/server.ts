@@ -47,6 +47,8 @@ export interface SpawnSettings {
   redisPrefix?: string;
   /** Node flags for the server process (a cluster's launcher hands them to its children). */
   nodeArgs?: string[];
+  /** More environment for the server (QUEUE_SHARDS of a cluster, say). */
+  env?: Record<string, string>;
 }
 
 async function waitForHealth(baseUrl: string, host: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
@@ -106,6 +108,7 @@ async function spawnTarget(entry: string, args: string[], env: Record<string, st
       HEARTBEAT_SECONDS: String(settings.heartbeatSeconds),
       // The benchmark measures throughput, not the API budget of one user.
       RATE_LIMITS: process.env.RATE_LIMITS ?? 'off',
+      ...settings.env,
       ...env,
     },
   });

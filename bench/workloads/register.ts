@@ -48,7 +48,10 @@ async function closedLoop(target: Target, specs: RequestSpec[], connections: num
   return { result, cpu: cpu?.percent ?? null, cpuMicros: cpuMicrosPerOp(cpu, result.allOk) };
 }
 
-export async function runRegister(target: Target, realm: SeededRealm, opts: BenchOptions): Promise<RegisterResult> {
+export type SerialRegisterResult = Omit<RegisterResult, 'storm'>;
+
+/** The register body once (untimed: it warms the realm up), then one client registering back to back. */
+export async function measureSerialRegister(target: Target, realm: SeededRealm, opts: BenchOptions): Promise<SerialRegisterResult> {
   const owner = new ApiClient(target.baseUrl, realm.host, realm.owner);
   let body: Record<string, unknown>;
   let bodyBytes: number;
@@ -66,15 +69,7 @@ export async function runRegister(target: Target, realm: SeededRealm, opts: Benc
   const stringify = measureStringify(body);
   const realmUsers = Array.isArray(body.realm_users) ? body.realm_users.length : null;
   const subscriptions = Array.isArray(body.subscriptions) ? body.subscriptions.length : null;
-
   const serial = await closedLoop(target, [registerSpec(realm.host, realm.owner)], 1, opts);
-  const stormUsers = realm.users.filter((u) => u.apiKey).slice(0, opts.registerConcurrency);
-  const storm = await closedLoop(
-    target,
-    stormUsers.map((u) => registerSpec(realm.host, u)),
-    opts.registerConcurrency,
-    opts,
-  );
   return {
     realmUsers,
     subscriptions,
@@ -87,6 +82,20 @@ export async function runRegister(target: Target, realm: SeededRealm, opts: Benc
       serverCpuPercent: serial.cpu,
       cpuMicrosPerRequest: serial.cpuMicros,
     },
+  };
+}
+
+export async function runRegister(target: Target, realm: SeededRealm, opts: BenchOptions): Promise<RegisterResult> {
+  const serial = await measureSerialRegister(target, realm, opts);
+  const stormUsers = realm.users.filter((u) => u.apiKey).slice(0, opts.registerConcurrency);
+  const storm = await closedLoop(
+    target,
+    stormUsers.map((u) => registerSpec(realm.host, u)),
+    opts.registerConcurrency,
+    opts,
+  );
+  return {
+    ...serial,
     storm: {
       concurrency: opts.registerConcurrency,
       requests: storm.result.ok,

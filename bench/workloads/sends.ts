@@ -9,7 +9,7 @@ import { ApiClient, mapConcurrent } from '../lib/api.js';
 import type { BenchOptions } from '../lib/options.js';
 import { CpuMeter, cpuMicrosPerOp } from '../lib/procs.js';
 import { progress } from '../lib/progress.js';
-import { basicAuth, formEncode, markerContent, type RequestSpec } from '../lib/request-spec.js';
+import { basicAuth, formEncodeWithPlaceholders, markerContent, type RequestSpec } from '../lib/request-spec.js';
 import type { SeededRealm } from '../lib/seed.js';
 import { targetEndpoints, type Target } from '../lib/server.js';
 import type { LatencySummary } from '../lib/stats.js';
@@ -65,9 +65,7 @@ function sendSpecs(realm: SeededRealm, senders: number, channels: string[], phas
   const users = realm.users.filter((u) => u.apiKey);
   return Array.from({ length: senders }, (_, i) => {
     const user = users[i % users.length];
-    const body = formEncode({ type: 'channel', to: channels[i % channels.length], topic: 'bench', content: markerContent(phase) })
-      // The placeholders must reach the agent unescaped; what replaces them is digits.
-      .replace(/%7B%7B(t|seq)%7D%7D/g, '{{$1}}');
+    const body = formEncodeWithPlaceholders({ type: 'channel', to: channels[i % channels.length], topic: 'bench', content: markerContent(phase) });
     return { method: 'POST', path: '/api/v1/messages', host: realm.host, authorization: basicAuth(user), body };
   });
 }
