@@ -105,14 +105,14 @@ export function runFanoutSubscribers(
       if (!match) continue;
       const phase = match[1]!;
       const sentAt = Number(match[2]);
-      const seq = Number(match[3]);
+      const seq = Number(match[4]);
       let seen = sub.received.get(phase);
       if (!seen) sub.received.set(phase, (seen = new SeqSet()));
       if (!seen.add(seq)) continue; // a duplicate is not a second receipt
       let perSeq = sends.get(phase);
       if (!perSeq) sends.set(phase, (perSeq = new Map()));
       let send = perSeq.get(seq);
-      if (!send) perSeq.set(seq, (send = { seq, sentAt, scheduledAt: Number(match[4]), receipts: 0, lastReceiptAt: 0 }));
+      if (!send) perSeq.set(seq, (send = { seq, sentAt, scheduledAt: Number(match[3]), receipts: 0, lastReceiptAt: 0 }));
       send.receipts++;
       if (receivedMicros > send.lastReceiptAt) send.lastReceiptAt = receivedMicros;
       deliveries.set(phase, (deliveries.get(phase) ?? 0) + 1);

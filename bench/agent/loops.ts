@@ -57,7 +57,7 @@ export function runClosedLoop(job: ClosedLoopJob): Promise<LoopResult> {
   const tally = new Tally();
   const start = monotonicMs();
   const windowStart = start + job.warmupMs;
-  const windowEnd = windowStart + job.durationMs;
+  const windowEnd = job.requests === undefined ? windowStart + job.durationMs : Number.POSITIVE_INFINITY;
   let cpuAtWindowStart = -1;
   let cpuAtWindowEnd = -1;
   let seq = 0;
@@ -68,7 +68,8 @@ export function runClosedLoop(job: ClosedLoopJob): Promise<LoopResult> {
       conn.destroy();
       if (--active === 0) {
         if (cpuAtWindowEnd < 0) cpuAtWindowEnd = cpuMs();
-        resolve(tally.result(job.durationMs, cpuAtWindowEnd - Math.max(0, cpuAtWindowStart)));
+        const windowMs = job.requests === undefined ? job.durationMs : monotonicMs() - windowStart;
+        resolve(tally.result(windowMs, cpuAtWindowEnd - Math.max(0, cpuAtWindowStart)));
       }
     };
     for (let i = 0; i < job.connections; i++) {
@@ -76,7 +77,7 @@ export function runClosedLoop(job: ClosedLoopJob): Promise<LoopResult> {
       const make = factories[i % factories.length];
       const next = () => {
         const sentAt = monotonicMs();
-        if (sentAt >= windowEnd) {
+        if (sentAt >= windowEnd || (job.requests !== undefined && seq >= job.requests)) {
           if (cpuAtWindowEnd < 0) cpuAtWindowEnd = cpuMs();
           stopOne(conn);
           return;

@@ -20,6 +20,8 @@ export interface ClosedLoopJob {
   warmupMs: number;
   durationMs: number;
   timeoutMs: number;
+  /** Stop after this many requests instead of at the end of the window (every one counted). */
+  requests?: number;
 }
 
 /** Open loop: requests start at a fixed rate whatever the latency (no coordinated omission). */

@@ -87,9 +87,12 @@ export function markerContent(phase: string): string {
   return `bench:${phase}:{{t}}:{{seq}}`;
 }
 
-/** The fanout workload's marker: phase, send instant, sequence number, scheduled start. */
-export const FANOUT_MARKER = /bench:(\w+):(\d+):(\d+):(\d+)/;
+/**
+ * The fanout workload's marker: phase, send instant, scheduled start, sequence number. Words
+ * between spaces, since a number between colons is an emoji name (":100:").
+ */
+export const FANOUT_MARKER = /fanout-bench (\w+) (\d+) (\d+) (\d+)/;
 
 export function fanoutMarkerContent(phase: string): string {
-  return `bench:${phase}:{{t}}:{{seq}}:{{s}}`;
+  return `fanout-bench ${phase} {{t}} {{s}} {{seq}}`;
 }

@@ -30,7 +30,7 @@ function requireSuccess(result: LoopResult): void {
   throw new Error(`POST /api/v1/register never succeeded: ${result.firstFailure ?? 'no response'}`);
 }
 
-async function closedLoop(target: Target, specs: RequestSpec[], connections: number, opts: BenchOptions) {
+async function closedLoop(target: Target, specs: RequestSpec[], connections: number, opts: BenchOptions, requests?: number) {
   const meter = new CpuMeter(target.pid);
   meter.start();
   const result = await Agent.run<LoopResult>({
@@ -41,6 +41,7 @@ async function closedLoop(target: Target, specs: RequestSpec[], connections: num
     warmupMs: 0,
     durationMs: opts.seconds * 1000,
     timeoutMs: 120_000,
+    requests,
   });
   const cpu = meter.read();
   requireSuccess(result);
@@ -50,8 +51,11 @@ async function closedLoop(target: Target, specs: RequestSpec[], connections: num
 
 export type SerialRegisterResult = Omit<RegisterResult, 'storm'>;
 
-/** The register body once (untimed: it warms the realm up), then one client registering back to back. */
-export async function measureSerialRegister(target: Target, realm: SeededRealm, opts: BenchOptions): Promise<SerialRegisterResult> {
+/**
+ * The register body once (untimed: it warms the realm up), then one client registering back
+ * to back for `--seconds`, or `requests` times.
+ */
+export async function measureSerialRegister(target: Target, realm: SeededRealm, opts: BenchOptions, requests?: number): Promise<SerialRegisterResult> {
   const owner = new ApiClient(target.baseUrl, realm.host, realm.owner);
   let body: Record<string, unknown>;
   let bodyBytes: number;
@@ -69,7 +73,7 @@ export async function measureSerialRegister(target: Target, realm: SeededRealm, 
   const stringify = measureStringify(body);
   const realmUsers = Array.isArray(body.realm_users) ? body.realm_users.length : null;
   const subscriptions = Array.isArray(body.subscriptions) ? body.subscriptions.length : null;
-  const serial = await closedLoop(target, [registerSpec(realm.host, realm.owner)], 1, opts);
+  const serial = await closedLoop(target, [registerSpec(realm.host, realm.owner)], 1, opts, requests);
   return {
     realmUsers,
     subscriptions,
