@@ -203,7 +203,6 @@ export interface ChannelFolder {
   name: string;
   description: string;
   renderedDescription: string;
-  order: number;
   dateCreated: Date;
   creatorId: number | null;
   isArchived: boolean;

@@ -21,7 +21,6 @@ const built: catalog.ServerEvent[] = [
   catalog.subscriptionPeerEvent('peer_add', [1], [2, 3]),
   catalog.defaultStreamsEvent([1]),
   catalog.channelFolderUpdateEvent(1, { name: 'x' }),
-  catalog.channelFolderReorderEvent([2, 1]),
   catalog.realmUserUpdateEvent(5, { full_name: 'Ann' }),
   catalog.realmUserUpdateEvent(5, { custom_profile_field: { id: 1, value: 'x', rendered_value: '<p>x</p>' } }),
   catalog.realmUserRemoveEvent(5, 'Ann'),

@@ -5,7 +5,7 @@
 // strict schemas, so responses and events cannot drift apart.
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { messageObject, streamObject, subscriptionObject, userObject, userShape } from '../../../src/events/catalog/objects.js';
+import { folderObject, messageObject, streamObject, subscriptionObject, userObject, userShape } from '../../../src/events/catalog/objects.js';
 import type { Reply } from '../client.js';
 import { registerResponse, spectatorRegisterResponse, userStatusObject } from './register.js';
 
@@ -77,6 +77,7 @@ export const RESPONSES = {
   }),
   'GET /messages/{id}/read_receipts': z.strictObject({ ...success, ...ignored, user_ids: z.array(int()) }),
   'GET /users/{id}/status': z.strictObject({ ...success, ...ignored, status: userStatusObject }),
+  'GET /channel_folders': z.strictObject({ ...success, ...ignored, channel_folders: z.array(folderObject) }),
   'GET /bot_storage': z.strictObject({ ...success, ...ignored, storage: z.record(z.string(), z.string()) }),
   'POST /streams/{id}/delete_topic': z.strictObject({ ...success, ...ignored, complete: z.boolean() }),
   'PATCH /users/me/subscriptions': z.strictObject({
