@@ -30,7 +30,6 @@ const built: catalog.ServerEvent[] = [
   catalog.displaySettingsEvent('a@b.c', 'twenty_four_hour_time', true),
   catalog.notificationSettingsEvent('a@b.c', 'enable_sounds', false),
   catalog.alertWordsEvent(['x']),
-  catalog.presenceEvent(5, { active_timestamp: 1, idle_timestamp: 2 }),
   catalog.legacyPresenceEvent(5, 'a@b.c', 3.5, { client: 'website', status: 'active', timestamp: 1, pushable: false }),
   catalog.userGroupUpdateEvent(3, { name: 'g', can_manage_group: 7 }),
   catalog.userGroupRemoveEvent(3),
