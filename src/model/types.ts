@@ -240,7 +240,6 @@ export interface MultiuseInvite {
   streamIds: number[];
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
-  welcomeMessageCustomText: string | null;
   createdAt: Date;
   expiresAt: Date | null;
   revoked: boolean;
