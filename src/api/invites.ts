@@ -18,7 +18,6 @@ export const inviteEndpoints = [
       stream_ids: p.intList().default([]),
       group_ids: p.intList().default([]),
       include_realm_default_subscriptions: p.bool().default(false),
-      welcome_message_custom_text: p.jsonOrString(z.union([z.string(), z.null()])).default(null),
     },
     async handler({ actor, user, args }) {
       const link = await createMultiuseInvite(actor, user, {
@@ -27,7 +26,6 @@ export const inviteEndpoints = [
         streamIds: args.stream_ids,
         groupIds: args.group_ids,
         includeRealmDefaultSubscriptions: args.include_realm_default_subscriptions,
-        welcomeMessageCustomText: args.welcome_message_custom_text,
       });
       return { invite_link: link };
     },

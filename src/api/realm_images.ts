@@ -1,5 +1,5 @@
-// The organization's icon and logo (day, or night with `night=true`): upload one image, or go
-// back to the default.
+// The organization's icon and logo (`night` says which logo, and is required as in Zulip):
+// upload one image, or go back to the default.
 import { endpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { deleteRealmImage, uploadRealmImage } from '../actions/realm/images.js';
@@ -29,7 +29,7 @@ export const realmImageEndpoints = [
     method: 'POST',
     path: '/realm/logo',
     auth: 'user',
-    params: { night: p.bool().default(false) },
+    params: { night: p.bool() },
     async handler({ actor, user, args, req }) {
       await uploadRealmImage(actor, user, args.night ? 'night_logo' : 'logo', req.files);
       return {};
@@ -39,7 +39,7 @@ export const realmImageEndpoints = [
     method: 'DELETE',
     path: '/realm/logo',
     auth: 'user',
-    params: { night: p.bool().default(false) },
+    params: { night: p.bool() },
     async handler({ actor, user, args }) {
       await deleteRealmImage(actor, user, args.night ? 'night_logo' : 'logo');
       return {};

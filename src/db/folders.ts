@@ -8,7 +8,6 @@ interface FolderRow {
   name: string;
   description: string;
   rendered_description: string;
-  sort_order: number;
   date_created: Date;
   creator_id: number | null;
   is_archived: boolean;
@@ -20,24 +19,23 @@ const toFolder = (r: FolderRow): ChannelFolder => ({
   name: r.name,
   description: r.description,
   renderedDescription: r.rendered_description,
-  order: r.sort_order,
   dateCreated: r.date_created,
   creatorId: r.creator_id,
   isArchived: r.is_archived,
 });
 
 export async function loadRealmFolders(sql: Sql, realmId: number): Promise<ChannelFolder[]> {
-  const rows = await sql<FolderRow[]>`SELECT * FROM channel_folders WHERE realm_id = ${realmId} ORDER BY sort_order, id`;
+  const rows = await sql<FolderRow[]>`SELECT * FROM channel_folders WHERE realm_id = ${realmId} ORDER BY id`;
   return rows.map(toFolder);
 }
 
 export async function insertFolder(
   sql: Sql,
-  f: { realmId: number; name: string; description: string; renderedDescription: string; order: number; creatorId: number },
+  f: { realmId: number; name: string; description: string; renderedDescription: string; creatorId: number },
 ): Promise<ChannelFolder> {
   const rows = await sql<FolderRow[]>`
-    INSERT INTO channel_folders (realm_id, name, description, rendered_description, sort_order, creator_id)
-    VALUES (${f.realmId}, ${f.name}, ${f.description}, ${f.renderedDescription}, ${f.order}, ${f.creatorId})
+    INSERT INTO channel_folders (realm_id, name, description, rendered_description, creator_id)
+    VALUES (${f.realmId}, ${f.name}, ${f.description}, ${f.renderedDescription}, ${f.creatorId})
     RETURNING *`;
   return toFolder(rows[0]!);
 }
@@ -45,15 +43,6 @@ export async function insertFolder(
 export async function saveFolder(sql: Sql, f: ChannelFolder): Promise<void> {
   await sql`
     UPDATE channel_folders SET name = ${f.name}, description = ${f.description},
-      rendered_description = ${f.renderedDescription}, sort_order = ${f.order}, is_archived = ${f.isArchived}
+      rendered_description = ${f.renderedDescription}, is_archived = ${f.isArchived}
     WHERE id = ${f.id} AND realm_id = ${f.realmId}`;
-}
-
-/** Stores a new order: the folder ids in their new sequence. */
-export async function saveFolderOrder(sql: Sql, realmId: number, ids: number[]): Promise<void> {
-  await sql.begin(async (tx) => {
-    for (let i = 0; i < ids.length; i++) {
-      await tx`UPDATE channel_folders SET sort_order = ${i} WHERE id = ${ids[i]!} AND realm_id = ${realmId}`;
-    }
-  });
 }

@@ -11,7 +11,6 @@ interface InviteRow {
   stream_ids: number[];
   group_ids: number[];
   include_realm_default_subscriptions: boolean;
-  welcome_message_custom_text: string | null;
   created_at: Date;
   expires_at: Date | null;
   revoked: boolean;
@@ -26,7 +25,6 @@ const toInvite = (r: InviteRow): MultiuseInvite => ({
   streamIds: r.stream_ids,
   groupIds: r.group_ids,
   includeRealmDefaultSubscriptions: r.include_realm_default_subscriptions,
-  welcomeMessageCustomText: r.welcome_message_custom_text,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
   revoked: r.revoked,
@@ -41,9 +39,9 @@ export async function loadRealmInvites(sql: Sql, realmId: number): Promise<Multi
 export async function insertInvite(sql: Sql, i: Omit<MultiuseInvite, 'id' | 'createdAt' | 'revoked'>): Promise<MultiuseInvite> {
   const rows = await sql<InviteRow[]>`
     INSERT INTO multiuse_invites (realm_id, invite_key, referred_by, invited_as, stream_ids, group_ids,
-                                  include_realm_default_subscriptions, welcome_message_custom_text, expires_at)
+                                  include_realm_default_subscriptions, expires_at)
     VALUES (${i.realmId}, ${i.key}, ${i.referredBy}, ${i.invitedAs}, ${i.streamIds}, ${i.groupIds},
-            ${i.includeRealmDefaultSubscriptions}, ${i.welcomeMessageCustomText}, ${i.expiresAt})
+            ${i.includeRealmDefaultSubscriptions}, ${i.expiresAt})
     RETURNING *`;
   return toInvite(rows[0]!);
 }

@@ -150,7 +150,9 @@ export class EventHub {
   publish(source: EventSource, userIds: Iterable<number>): void {
     this.published++;
     const shared = typeof source === 'function' ? null : source;
-    const sharedSize = shared ? eventSize(shared) : 0;
+    // Sizes count against a queue's byte budget, only where the queues are held.
+    const holds = this.holdsQueues;
+    const sharedSize = shared && holds ? eventSize(shared) : 0;
     for (const userId of new Set(userIds)) {
       const set = this.byUser.get(userId);
       if (!set) continue;
@@ -164,7 +166,7 @@ export class EventHub {
           if (!shaped) continue;
           delivered = true;
           for (const event of Array.isArray(shaped) ? shaped : [shaped]) {
-            if (!(delivered = this.deliver(queue, event, eventSize(event)))) break;
+            if (!(delivered = this.deliver(queue, event, holds ? eventSize(event) : 0))) break;
           }
         }
         // A parked poll ends once, with everything queued in this turn of the event loop.

@@ -17,8 +17,7 @@ export type ClientCapability =
   | 'user_list_incomplete'
   | 'include_deactivated_groups'
   | 'archived_channels'
-  | 'empty_topic_name'
-  | 'simplified_presence_events';
+  | 'empty_topic_name';
 
 /** A queue, or the parsed POST /register arguments (for the initial state). */
 export type CapabilityHolder = EventQueue | { client_capabilities: Record<string, boolean> };
@@ -57,9 +56,6 @@ export const wantsDeactivatedGroups = (h: CapabilityHolder) => hasCapability(h, 
 
 /** With `user_avatar_url_field_optional`, the server may omit `avatar_url` from user objects. */
 export const avatarUrlOptional = (h: CapabilityHolder) => hasCapability(h, 'user_avatar_url_field_optional');
-
-/** With `simplified_presence_events`, presence events carry the modern `presences` dict. */
-export const wantsSimplifiedPresence = (h: CapabilityHolder) => hasCapability(h, 'simplified_presence_events');
 
 /**
  * Rules a queue applies to every event, whoever emits it: the narrow on message events,

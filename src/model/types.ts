@@ -203,7 +203,6 @@ export interface ChannelFolder {
   name: string;
   description: string;
   renderedDescription: string;
-  order: number;
   dateCreated: Date;
   creatorId: number | null;
   isArchived: boolean;
@@ -241,7 +240,6 @@ export interface MultiuseInvite {
   streamIds: number[];
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
-  welcomeMessageCustomText: string | null;
   createdAt: Date;
   expiresAt: Date | null;
   revoked: boolean;

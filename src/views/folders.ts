@@ -8,17 +8,16 @@ export function formatFolder(f: ChannelFolder): Record<string, unknown> {
     name: f.name,
     description: f.description,
     rendered_description: f.renderedDescription,
-    order: f.order,
     date_created: Math.floor(f.dateCreated.getTime() / 1000),
     creator_id: f.creatorId,
     is_archived: f.isArchived,
   };
 }
 
-/** The realm's folders in their order; archived ones only when asked for. */
+/** The realm's folders by id (Zulip's order before 414); archived ones only when asked for. */
 export function listFolders(actor: RealmActor, includeArchived: boolean): Record<string, unknown>[] {
   return [...actor.state.channelFolders.values()]
     .filter((f) => includeArchived || !f.isArchived)
-    .sort((a, b) => a.order - b.order || a.id - b.id)
+    .sort((a, b) => a.id - b.id)
     .map(formatFolder);
 }

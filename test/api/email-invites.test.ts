@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OwnClient } from '../helpers/ownServer.js';
 import postgres from 'postgres';
 import { httpRequest } from '../helpers/client.js';
+import { expectResponse } from '../helpers/responses/index.js';
 import { anonymousPost, emailWorld, expectFailure, expectOk, joinLink, mailsTo, type EmailWorld } from './email-helpers.js';
 
 let w: EmailWorld;
@@ -45,7 +46,7 @@ const keyOf = (link: string) => /\/join\/([a-z0-9]+)\/$/.exec(link)![1]!;
 describe('POST /invites', () => {
   it('mails an invitation whose link creates the account in the invited channels and groups', async () => {
     const email = `newcomer@${w.subdomain}.test`;
-    expectOk(await admin.post('/invites', { invitee_emails: `New Comer <${email}>`, stream_ids: `[${channelId}]`, group_ids: `[${groupId}]`, invite_as: 300 }));
+    expectResponse('POST /invites', await admin.post('/invites', { invitee_emails: `New Comer <${email}>`, stream_ids: `[${channelId}]`, group_ids: `[${groupId}]`, invite_as: 300 }));
     const [mail] = await mailsTo(w.smtp, email);
     expect(mail!.subject).toBe(`Ada Admin invited you to join Realm ${w.subdomain}`);
     expect(mail!.from).toBe('noreply@chat.test');
@@ -58,7 +59,7 @@ describe('POST /invites', () => {
       expect(part).toContain(`http://${w.subdomain}.localhost:${w.server.port}`);
     }
 
-    const list = (await admin.ok('GET', '/invites')).invites as Record<string, unknown>[];
+    const list = expectResponse('GET /invites', await admin.get('/invites')).invites as Record<string, unknown>[];
     const mine = list.find((i) => i.email === email)!;
     expect(mine).toMatchObject({ invited_by_user_id: admin.userId, invited_as: 300, is_multiuse: false, notify_referrer_on_join: true });
     expect(mine).not.toHaveProperty('link_url');
@@ -90,10 +91,10 @@ describe('POST /invites', () => {
     const other = await w.user('Oscar Other');
     expectFailure(await other.post(`/invites/${invite.id}/resend`), 400, 'BAD_REQUEST', 'Must be an organization administrator');
     expectFailure(await other.delete(`/invites/${invite.id}`), 400, 'BAD_REQUEST', 'Must be an organization administrator');
-    expectOk(await member.post(`/invites/${invite.id}/resend`));
+    expectResponse('POST /invites/{id}/resend', await member.post(`/invites/${invite.id}/resend`));
     const mails = await mailsTo(w.smtp, email, 2);
     expect(joinLink(mails[1]!)).toBe(joinLink(mails[0]!));
-    expectOk(await admin.delete(`/invites/${invite.id}`));
+    expectResponse('DELETE /invites/{id}', await admin.delete(`/invites/${invite.id}`));
     expectFailure(await member.delete(`/invites/${invite.id}`), 400, 'BAD_REQUEST', 'No such invitation');
     expectFailure(await member.post(`/invites/${invite.id}/resend`), 400, 'BAD_REQUEST', 'No such invitation');
     expectFailure(await anonymousPost(w.server.port, w.subdomain, '/register_with_invite', { key: keyOf(joinLink(mails[0]!)), email, password: 'pass-word-123', full_name: 'Late' }), 400, 'BAD_REQUEST', 'Invalid invitation link.');

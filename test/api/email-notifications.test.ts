@@ -3,6 +3,7 @@
 // gateway, posts into the conversation; mail to a channel's address posts in the channel;
 // unknown addresses and oversized mail are refused at SMTP time; a retried email posts once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectResponse } from '../helpers/responses/index.js';
 import nodemailer from 'nodemailer';
 import { freePort } from '../helpers/globalSetup.js';
 import { until, type OwnClient } from '../helpers/ownServer.js';
@@ -110,7 +111,7 @@ describe('missed-message emails', () => {
 
 describe('the channel email gateway', () => {
   it("gives the channel's address in Zulip's format, with Zulip's errors", async () => {
-    const { email } = await alice.ok('GET', `/streams/${channelId}/email_address`);
+    const { email } = expectResponse('GET /streams/{id}/email_address', await alice.get(`/streams/${channelId}/email_address`));
     expect(email).toMatch(new RegExp(`^mailroom\\.[0-9a-f]{32}\\.show-sender@${GATEWAY_DOMAIN}$`));
     // The same address again; another for another sender.
     expect((await alice.ok('GET', `/streams/${channelId}/email_address`)).email).toBe(email);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser, type Client } from '../helpers/client.js';
 import { until } from '../helpers/ownServer.js';
 import sharp from 'sharp';
+import { expectBody, expectResponse } from '../helpers/responses/index.js';
 import { binaryUpload, FileClient, multipart, pngClaiming, stagedFiles, storedFiles, startBackend, type Backend } from './files-helpers.js';
 
 const MIB = 1024 * 1024;
@@ -57,6 +58,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
   it('uploads a file under a sanitised name; the uploader downloads the same bytes, inline for a safe type', async () => {
     const r = await owner.upload({ filename: 'my report (final).txt', data: 'quarterly numbers\n', contentType: 'text/plain' });
     expect(r.status, r.body.toString()).toBe(200);
+    expectBody('POST /user_uploads', r.json);
     expect(r.json.filename).toBe('my-report-final.txt');
     expect(r.json.url).toBe(r.json.uri);
     expect(r.json.url).toMatch(new RegExp(`^/user_uploads/${realmId}/[0-9a-f]{1,2}/[A-Za-z0-9_-]{24}/my-report-final\\.txt$`));
@@ -67,7 +69,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     expect(got.headers['content-disposition']).toBe('inline');
     expect(got.headers['x-content-type-options']).toBe('nosniff');
     expect(got.headers['cache-control']).toContain('private');
-    const list = await owner.ok('GET', '/attachments');
+    const list = expectResponse('GET /attachments', await owner.api.get('/attachments'));
     const mine = list.attachments.find((a: { path_id: string }) => `/user_uploads/${a.path_id}` === r.json.url);
     expect(mine).toMatchObject({ name: 'my-report-final.txt', size: 18, messages: [] });
     expect(list.upload_space_used).toBeGreaterThanOrEqual(18);
@@ -191,7 +193,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
   it('temporary URLs open the file without credentials, for the file they name only', async () => {
     const r = await owner.upload({ filename: 'photo.png', data: 'not really a png', contentType: 'image/png' });
     const rest = r.json.url.slice('/user_uploads/'.length);
-    const t = await owner.ok('GET', `/user_uploads/${rest}`);
+    const t = expectResponse('GET /user_uploads/{realm_id}/{filename}', await owner.api.get(`/user_uploads/${rest}`));
     expect(t.url).toMatch(/^\/user_uploads\/temporary\/[A-Za-z0-9_-]+\/photo\.png$/);
     const got = await owner.fetch(t.url, { anonymous: true });
     expect(got.status).toBe(200);
@@ -264,7 +266,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     expect(denied.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid attachment' });
     expect((await owner.api.delete('/attachments/999999999')).body.msg).toBe('Invalid attachment');
 
-    await owner.ok('DELETE', `/attachments/${a.id}`);
+    expectResponse('DELETE /attachments/{id}', await owner.api.delete(`/attachments/${a.id}`));
     expect((await owner.fetch(r.json.url)).status).toBe(404);
     expect((await bob.fetch(r.json.url)).status).toBe(404);
 
@@ -286,7 +288,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     const image = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
     const set = await binaryUpload(owner, '/api/v1/users/me/avatar', [{ name: 'file', filename: 'me.png', contentType: 'image/png', data: image }]);
     expect(set.status, set.body.toString()).toBe(200);
-    const url: string = set.json.avatar_url;
+    const url: string = expectBody('POST /users/me/avatar', set.json).avatar_url;
     expect(url).toMatch(new RegExp(`^/user_avatars/${realmId}/[0-9a-f]{40}\\.png\\?version=\\d+$`));
     const me = await owner.ok('GET', '/users/me', { client_gravatar: false });
     expect(me.avatar_url).toBe(url);
@@ -301,7 +303,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
     const events = (await bob.api.get('/events', { queue_id: queue.queue_id, last_event_id: -1 })).body.events;
     expect(events[0]).toMatchObject({ type: 'realm_user', op: 'update', person: { user_id: owner.userId, avatar_source: 'U', avatar_url: url } });
 
-    const removed = await owner.ok('DELETE', '/users/me/avatar');
+    const removed = expectResponse('DELETE /users/me/avatar', await owner.api.delete('/users/me/avatar'));
     expect(removed.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
     expect((await owner.fetch(url, { anonymous: true })).status).toBe(404);
   });
@@ -350,7 +352,8 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
       const queue = await bob.ok('POST', '/register', { event_types: ['realm_emoji'] });
       const added = await addEmoji(bob, 'party_parrot');
       expect(added.status, added.body.toString()).toBe(200);
-      const list = (await owner.ok('GET', '/realm/emoji')).emoji;
+      expectBody('POST /realm/emoji/{name}', added.json);
+      const list = expectResponse('GET /realm/emoji', await owner.api.get('/realm/emoji')).emoji;
       const entry = Object.values(list).find((e) => (e as { name: string }).name === 'party_parrot') as Record<string, unknown>;
       expect(entry).toMatchObject({ name: 'party_parrot', deactivated: false, author_id: bob.userId, still_url: null });
       emojiId = entry.id as string;
@@ -410,7 +413,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backendName)
       const denied = await carol.api.delete('/realm/emoji/party_parrot');
       expect(denied.status).toBe(400);
       expect(denied.body.msg).toBe('Must be an organization administrator or emoji author');
-      await owner.ok('DELETE', '/realm/emoji/party_parrot');
+      expectResponse('DELETE /realm/emoji/{name}', await owner.api.delete('/realm/emoji/party_parrot'));
       expect((await owner.ok('GET', '/realm/emoji')).emoji[emojiId]).toMatchObject({ deactivated: true });
       const again = await owner.api.delete('/realm/emoji/party_parrot');
       expect(again.status).toBe(404);

@@ -22,7 +22,7 @@ describe('NUL in text parameters', () => {
       ['POST', '/channel_folders/create', { name: NUL }, 'name'],
       ['POST', '/realm/profile_fields', { name: NUL, field_type: 1 }, 'name'],
       ['POST', '/user_groups/create', { name: NUL, description: 'd', members: [owner.userId] }, 'name'],
-      ['POST', '/invites/multiuse', { welcome_message_custom_text: NUL }, 'welcome_message_custom_text'],
+      ['POST', '/invites', { invitee_emails: `x${NUL}@example.com`, stream_ids: [] }, 'invitee_emails'],
       ['POST', '/users/me/android_gcm_reg_id', { token: NUL }, 'token'],
       ['POST', '/users/me/alert_words', { alert_words: [NUL] }, 'alert_words'],
       ['GET', '/messages/matches_narrow', { msg_ids: [1], narrow: [{ operator: 'search', operand: NUL }] }, 'narrow'],

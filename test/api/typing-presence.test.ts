@@ -129,7 +129,8 @@ describe('channel typing', () => {
 describe('presence', () => {
   it('records a report, answers with the realm’s presence and tells the realm the user came online', async () => {
     const [ownerQ, guestQ, strangerQ] = await Promise.all([owner, guest, stranger].map((c) => queueFor(c)));
-    const modernQ = await queueFor(carol, withCaps({ simplified_presence_events: true }));
+    // simplified_presence_events came at feature level 419: at 406 it is an unknown key, ignored.
+    const laterQ = await queueFor(carol, withCaps({ simplified_presence_events: true }));
     const r = await bob.post('/users/me/presence', { status: 'active', new_user_input: true });
     expect(r.status).toBe(200);
     expect(r.body.server_timestamp).toBeTypeOf('number');
@@ -137,12 +138,13 @@ describe('presence', () => {
     const mine = r.body.presences[bob.email!];
     expect(mine).toMatchObject({ aggregated: { client: 'website', status: 'active' }, website: { client: 'website', status: 'active', pushable: false } });
 
-    for (const [c, q] of [[owner, ownerQ!], [guest, guestQ!]] as const) {
+    for (const [c, q] of [[owner, ownerQ!], [guest, guestQ!], [carol, laterQ]] as const) {
       const [event] = await eventsOfType(c, q, 'presence');
-      expect(event).toMatchObject({ type: 'presence', user_id: bob.userId, email: bob.email, presence: { website: { status: 'active', client: 'website' } } });
+      expect(event).toEqual({
+        type: 'presence', id: 0, user_id: bob.userId, email: bob.email, server_timestamp: expect.any(Number),
+        presence: { website: { client: 'website', status: 'active', timestamp: expect.any(Number), pushable: false } },
+      });
     }
-    const [modern] = await eventsOfType(carol, modernQ, 'presence');
-    expect(modern).toEqual({ type: 'presence', id: 0, presences: { [String(bob.userId)]: { active_timestamp: expect.any(Number), idle_timestamp: expect.any(Number) } } });
     expect(await eventsNow(stranger, strangerQ!)).toEqual([]);
 
     // A second report within the minute changes nothing and tells nobody.

@@ -78,9 +78,8 @@ describe('zulip-js', () => {
 });
 
 // Every zulip-js call whose endpoint this server serves, each answer checked against the
-// response-schema registry where it has one. Not served, so not called: `emojis.retrieve`
-// (GET /realm/emoji) and `users.me.pointer` (removed from Zulip long before our feature
-// level); see README.
+// response-schema registry where it has one. Not served, so not called: `users.me.pointer`
+// (removed from Zulip long before our feature level); see README.
 describe('zulip-js, every wrapped endpoint we serve', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let z: any;
@@ -106,6 +105,7 @@ describe('zulip-js, every wrapped endpoint we serve', () => {
     const me = expectBody('GET /users/me', await z.users.me.getProfile());
     expect(me).not.toHaveProperty('bot_type');
     expectBody('GET /users', await z.users.retrieve());
+    expectBody('GET /realm/emoji', await z.emojis.retrieve());
     // Creating users needs an administrator with that permission: Zulip's error, through the client.
     expect(await z.users.create({ email: 'new@example.test', password: 'password-123', full_name: 'New' })).toMatchObject({
       result: 'error', code: 'UNAUTHORIZED_PRINCIPAL',

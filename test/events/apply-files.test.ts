@@ -7,6 +7,7 @@ import { newRealm, newUser, port, type Client } from '../helpers/client.js';
 import sharp from 'sharp';
 import { binaryUpload, FileClient } from '../api/files-helpers.js';
 import { Watcher, ok, verify } from './support.js';
+import { expectBody, expectResponse } from '../helpers/responses/index.js';
 
 let owner: Client;
 let bob: Client;
@@ -60,15 +61,23 @@ describe('uploads', () => {
     const admin = new FileClient(port(), owner);
     const denied = await binaryUpload(new FileClient(port(), bob), '/api/v1/realm/icon', part);
     expect(denied.json).toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
+    // `night` is required for the logo, as in Zulip: without it nothing changes.
+    const noNight = await binaryUpload(admin, '/api/v1/realm/logo', part);
+    expect([noNight.status, noNight.json]).toEqual([400, expect.objectContaining({ code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'night' argument", var_name: 'night' })]);
     const icon = await verify(all, () => binaryUpload(admin, '/api/v1/realm/icon', part));
+    expectBody('POST /realm/icon', icon.result.json);
     expect(icon.result.json.icon_url).toMatch(/^\/user_avatars\/\d+\/realm\/icon-[0-9a-f]+\.png\?version=1$/);
     const served = await admin.fetch(icon.result.json.icon_url, { anonymous: true });
     expect([(await sharp(served.body).metadata()).width, served.headers['content-type']]).toEqual([100, 'image/png']);
-    await verify(all, () => binaryUpload(admin, '/api/v1/realm/logo', [...part, { name: 'night', data: 'true' }]));
+    const logo = await verify(all, () => binaryUpload(admin, '/api/v1/realm/logo', [...part, { name: 'night', data: 'true' }]));
+    expectBody('POST /realm/logo', logo.result.json);
     const state = ok(await owner.post('/register', { fetch_event_types: ['realm'] }));
     expect(state).toMatchObject({ realm_icon_source: 'U', realm_night_logo_source: 'U', realm_logo_source: 'D' });
-    await verify(all, async () => ok(await owner.delete('/realm/icon')));
-    await verify(all, async () => ok(await owner.delete('/realm/logo', { night: true })));
+    expectResponse('DELETE /realm/icon', (await verify(all, async () => owner.delete('/realm/icon'))).result);
+    const undecided = await owner.delete('/realm/logo');
+    expect([undecided.status, undecided.body]).toEqual([400, expect.objectContaining({ code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'night' argument", var_name: 'night' })]);
+    expect(ok(await owner.post('/register', { fetch_event_types: ['realm'] }))).toMatchObject({ realm_night_logo_source: 'U' });
+    expectResponse('DELETE /realm/logo', (await verify(all, async () => owner.delete('/realm/logo', { night: true }))).result);
     expect((await admin.fetch(icon.result.json.icon_url, { anonymous: true })).status).toBe(404);
   });
 });

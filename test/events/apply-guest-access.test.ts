@@ -46,8 +46,11 @@ describe('a guest with limited access to users', () => {
     const { outcomes } = await verify(all, async () => ok(await owner.patch(`/users/${carol.userId}`, { full_name: 'Carol Renamed' })));
     expect(outcomes.get(guestWatcher)!.events).toEqual([]);
     await verify(all, async () => ok(await owner.patch(`/users/${bob.userId}`, { full_name: 'Bob Renamed' })));
-    await verify(all, async () => ok(await carol.post('/users/me/presence', { status: 'active' })));
-    await verify(all, async () => ok(await bob.post('/users/me/presence', { status: 'active' })));
+    // Presence events make the client refetch (see applyEvents.ts): check who hears of them.
+    const unseen = await verify(all, async () => ok(await carol.post('/users/me/presence', { status: 'active' })), { stateChange: false });
+    expect(unseen.outcomes.get(guestWatcher)!.events).toEqual([]);
+    const seen = await verify(all, async () => ok(await bob.post('/users/me/presence', { status: 'active' })), { stateChange: false });
+    expect(seen.outcomes.get(guestWatcher)!.events.map((e) => [e.type, e.user_id])).toEqual([['presence', bob.userId]]);
   });
 
   it('sees a user who joins its channel, and loses it when the user leaves', async () => {

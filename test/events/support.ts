@@ -26,7 +26,6 @@ export const MODERN_CAPABILITIES = {
   include_deactivated_groups: true,
   archived_channels: true,
   empty_topic_name: true,
-  simplified_presence_events: true,
 };
 
 export const MODERN_REGISTER: Params = {
@@ -47,7 +46,6 @@ function optionsOf(userId: number, params: Params): ClientOptions {
     userListIncomplete: caps.user_list_incomplete === true,
     archivedChannels: caps.archived_channels === true,
     includeDeactivatedGroups: caps.include_deactivated_groups === true,
-    simplifiedPresence: caps.simplified_presence_events === true,
   };
 }
 

@@ -78,17 +78,11 @@ function applyEvent(cs: ClientState, event: Obj): void {
     case 'realm_user_settings_defaults':
       state.realm_user_settings_defaults[event.property] = event.value;
       return;
-    case 'presence': {
-      if (!('presences' in state)) return;
-      if (opts.simplifiedPresence) {
-        for (const [userId, presence] of Object.entries(event.presences as Obj)) state.presences[userId] = presence;
-      } else {
-        // The legacy form says which client changed; the client keeps its own aggregate.
-        const key = String(event.user_id);
-        state.presences[key] = { ...(state.presences[key] ?? {}), ...event.presence };
-      }
+    case 'presence':
+      // The event has the legacy per-client form only; Zulip's reducer reads the user's row
+      // from the database here, in whichever form the register asked for.
+      if ('presences' in state) cs.needsRefetch.add('presences');
       return;
-    }
     case 'alert_words':
       state.alert_words = event.alert_words;
       return;

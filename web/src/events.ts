@@ -170,10 +170,18 @@ export function applyEvent(e: Event): void {
       else who.delete(e.sender.user_id);
       break;
     }
-    case 'presence':
+    case 'presence': {
+      // One user's per-client records (the only form at feature level 406), folded into the
+      // pair the register gave: connected at each record's time, active at an active one's.
       store.peopleVersion++;
-      if (e.presences) for (const [id, p] of Object.entries(e.presences)) store.presence.set(Number(id), p as never);
+      const p = { ...(store.presence.get(e.user_id) ?? { active_timestamp: 0, idle_timestamp: 0 }) };
+      for (const rec of Object.values(e.presence as Record<string, { status: string; timestamp: number }>)) {
+        if (rec.status === 'active') p.active_timestamp = Math.max(p.active_timestamp, rec.timestamp);
+        p.idle_timestamp = Math.max(p.idle_timestamp, rec.timestamp);
+      }
+      store.presence.set(e.user_id, p);
       break;
+    }
     case 'subscription':
       store.channelsVersion++;
       if (e.op === 'add') {

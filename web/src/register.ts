@@ -20,7 +20,6 @@ export const CLIENT_CAPABILITIES = {
   user_settings_object: true,
   linkifier_url_template: true,
   empty_topic_name: true,
-  simplified_presence_events: true,
   archived_channels: false,
 };
 

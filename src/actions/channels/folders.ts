@@ -1,14 +1,14 @@
-// Channel folders: organization administrators create, edit, archive and order them; every
-// user of the realm sees them.
+// Channel folders: organization administrators create, edit and archive them; every user of
+// the realm sees them, in the order they were created.
 import { badRequest } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { ChannelFolder, User } from '../../model/types.js';
-import { insertFolder, saveFolder, saveFolderOrder } from '../../db/folders.js';
+import { insertFolder, saveFolder } from '../../db/folders.js';
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../model/limits.js';
 import { renderContent } from '../messages/render.js';
 import { actingUser, requireAdmin } from '../../permissions/roles.js';
 import { formatFolder } from '../../views/folders.js';
-import { channelFolderAddEvent, channelFolderUpdateEvent, channelFolderReorderEvent, type FolderChange } from '../../events/catalog/index.js';
+import { channelFolderAddEvent, channelFolderUpdateEvent, type FolderChange } from '../../events/catalog/index.js';
 
 function checkName(actor: RealmActor, raw: string, exceptId = 0): string {
   const name = raw.trim();
@@ -38,10 +38,9 @@ export function createFolder(actor: RealmActor, acting: User, input: { name: str
     requireAdmin(user);
     const name = checkName(actor, input.name);
     const description = checkDescription(input.description);
-    const order = Math.max(-1, ...[...actor.state.channelFolders.values()].map((f) => f.order)) + 1;
     const rendered = (await renderContent(actor, description)).html;
     const folder = await insertFolder(actor.sql, {
-      realmId: actor.realm.id, name, description, renderedDescription: rendered, order, creatorId: user.id,
+      realmId: actor.realm.id, name, description, renderedDescription: rendered, creatorId: user.id,
     });
     actor.state.channelFolders.set(folder.id, folder);
     actor.events.publish(channelFolderAddEvent(formatFolder(folder)), everyone(actor));
@@ -82,20 +81,5 @@ export function updateFolder(
     await saveFolder(actor.sql, next);
     actor.state.channelFolders.set(folder.id, next);
     actor.events.publish(channelFolderUpdateEvent(folder.id, data), everyone(actor));
-  });
-}
-
-/** PATCH /channel_folders: `order` is every folder id, in the new order. */
-export function reorderFolders(actor: RealmActor, acting: User, order: number[]): Promise<void> {
-  return actor.exclusive(async () => {
-    requireAdmin(actingUser(actor.state, acting));
-    const ids = new Set(actor.state.channelFolders.keys());
-    for (const id of order) if (!ids.has(id)) throw badRequest('Invalid channel folder ID');
-    if (order.length !== ids.size || new Set(order).size !== order.length) {
-      throw badRequest('order must list every channel folder ID exactly once');
-    }
-    await saveFolderOrder(actor.sql, actor.realm.id, order);
-    order.forEach((id, i) => actor.state.channelFolders.set(id, { ...actor.state.channelFolders.get(id)!, order: i }));
-    actor.events.publish(channelFolderReorderEvent(order), everyone(actor));
   });
 }

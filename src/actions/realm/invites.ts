@@ -28,7 +28,6 @@ import { sendInternalMessage, silentMention } from '../messages/notificationBot.
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
 /** The longest expiry accepted (a century): beyond it the expiry date would not be a date. */
 export const MAX_INVITE_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
-export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 
@@ -74,7 +73,6 @@ export interface NewInviteInput {
   streamIds: number[];
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
-  welcomeMessageCustomText: string | null;
 }
 
 /** POST /invites/multiuse. */
@@ -91,10 +89,6 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
     if (input.expiresInMinutes !== null && (input.expiresInMinutes <= 0 || input.expiresInMinutes > MAX_INVITE_VALIDITY_MINUTES)) throw badRequest('Invalid invite_expires_in_minutes');
     const streams = inviteStreams(actor, user, input.streamIds);
     const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
-    const text = input.welcomeMessageCustomText;
-    if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
-      throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`);
-    }
     const invite = await insertInvite(actor.sql, {
       realmId: actor.realm.id,
       key: generateInviteKey(),
@@ -103,8 +97,6 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
       streamIds: streams.map((s) => s.id),
       groupIds: groups.map((g) => g.id),
       includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
-      // Only administrators choose the welcome text; everyone else's links use the default.
-      welcomeMessageCustomText: isAdmin(user) ? text : null,
       expiresAt: input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000),
     });
     state.multiuseInvites.set(invite.id, invite);

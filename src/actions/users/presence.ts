@@ -6,11 +6,10 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { User, UserPresence } from '../../model/types.js';
 import { apiEmail } from '../../views/users.js';
 import { usersWhoCanAccess } from '../../permissions/userAccess.js';
-import { legacyPresenceDict, modernPresence, nowSeconds, presenceDisabled } from '../../views/presence.js';
-import { wantsSimplifiedPresence } from '../../events/shape.js';
+import { legacyPresenceDict, nowSeconds, presenceDisabled } from '../../views/presence.js';
 import { PRESENCE_OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS, USER_LIMIT_FOR_PRESENCE_EVENTS } from '../../model/limits.js';
 import { userSettingValue } from '../../model/userSettings.js';
-import { presenceEvent, legacyPresenceEvent } from '../../events/catalog/index.js';
+import { legacyPresenceEvent } from '../../events/catalog/index.js';
 
 /** Several open tabs ping within a minute; one change per 55 s is enough. */
 const PRESENCE_UPDATE_MIN_FREQ_SECONDS = 55;
@@ -27,22 +26,15 @@ export function parsePresenceStatus(status: string): PresenceStatus {
 
 /**
  * Tells the realm at once that a user came online (live events are skipped in large realms,
- * where they would cost quadratic work; clients poll presence there).
+ * where they would cost quadratic work; clients poll presence there). At feature level 406
+ * every client gets the legacy form: the modern `presences` form and the
+ * `simplified_presence_events` capability that asks for it came at 419.
  */
 function announcePresence(actor: RealmActor, user: User, row: UserPresence, force: boolean): void {
   const audience = usersWhoCanAccess(actor.state, user);
   if (audience.length > USER_LIMIT_FOR_PRESENCE_EVENTS && !force) return;
   const email = apiEmail(actor.services.config, actor.realm, user);
-  const modern = modernPresence(row, user);
-  const legacy = legacyPresenceDict(row, user);
-  const serverTimestamp = nowSeconds();
-  actor.events.publish(
-    (queue) =>
-      wantsSimplifiedPresence(queue)
-        ? presenceEvent(user.id, modern)
-        : legacyPresenceEvent(user.id, email, serverTimestamp, legacy),
-    audience,
-  );
+  actor.events.publish(legacyPresenceEvent(user.id, email, nowSeconds(), legacyPresenceDict(row, user)), audience);
 }
 
 /** Records one report at time `at` (seconds); returns whether the stored row changed. */

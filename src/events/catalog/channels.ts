@@ -80,7 +80,6 @@ export type FolderChange = z.infer<typeof folderChange>;
 export const channelFolderEventSchema = z.union([
   z.strictObject({ type: z.literal('channel_folder'), op: z.literal('add'), channel_folder: folderObject }),
   z.strictObject({ type: z.literal('channel_folder'), op: z.literal('update'), channel_folder_id: int(), data: folderChange }),
-  z.strictObject({ type: z.literal('channel_folder'), op: z.literal('reorder'), order: ids() }),
 ]);
 export type ChannelFolderEvent = z.infer<typeof channelFolderEventSchema>;
 
@@ -90,6 +89,5 @@ export const channelFolderUpdateEvent = (folderId: number, data: FolderChange): 
   type: 'channel_folder', op: 'update', channel_folder_id: folderId, data,
 });
 
-export const channelFolderReorderEvent = (order: number[]): ChannelFolderEvent => ({ type: 'channel_folder', op: 'reorder', order });
 
 export const channelEventSchemas = [streamEventSchema, subscriptionEventSchema, defaultStreamsEventSchema, channelFolderEventSchema] as const;

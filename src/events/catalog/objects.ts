@@ -180,7 +180,6 @@ export const folderObject = apiObject({
   name: z.string(),
   description: z.string(),
   rendered_description: z.string(),
-  order: int(),
   date_created: int(),
   creator_id: nullable(int()),
   is_archived: z.boolean(),

@@ -105,24 +105,15 @@ export type AlertWordsEvent = z.infer<typeof alertWordsEventSchema>;
 
 export const alertWordsEvent = (words: string[]): AlertWordsEvent => ({ type: 'alert_words', alert_words: words });
 
-const modernPresence = z.strictObject({ active_timestamp: int(), idle_timestamp: int() });
 const legacyPresence = z.strictObject({ client: z.string(), status: z.enum(['active', 'idle']), timestamp: int(), pushable: z.boolean() });
-export type ModernPresence = z.infer<typeof modernPresence>;
 export type LegacyPresence = z.infer<typeof legacyPresence>;
 
-export const presenceEventSchema = z.union([
-  z.strictObject({ type: z.literal('presence'), presences: z.record(z.string(), modernPresence) }),
-  z.strictObject({
-    type: z.literal('presence'), email: z.string(), user_id: int(), server_timestamp: z.number(),
-    presence: z.record(z.string(), legacyPresence),
-  }),
-]);
-export type PresenceEvent = z.infer<typeof presenceEventSchema>;
-
-/** With `simplified_presence_events`: the modern dict keyed by user id. */
-export const presenceEvent = (userId: number, presence: ModernPresence): PresenceEvent => ({
-  type: 'presence', presences: { [String(userId)]: presence },
+/** One user's presence, in the legacy per-client form (the only form at feature level 406). */
+export const presenceEventSchema = z.strictObject({
+  type: z.literal('presence'), email: z.string(), user_id: int(), server_timestamp: z.number(),
+  presence: z.record(z.string(), legacyPresence),
 });
+export type PresenceEvent = z.infer<typeof presenceEventSchema>;
 
 export const legacyPresenceEvent = (userId: number, email: string, serverTimestamp: number, website: LegacyPresence): PresenceEvent => ({
   type: 'presence', email, user_id: userId, server_timestamp: serverTimestamp, presence: { website },

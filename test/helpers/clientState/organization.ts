@@ -105,10 +105,6 @@ export function applyChannelFolder(cs: ClientState, event: Obj): void {
   } else if (event.op === 'update') {
     const folder = folders.find((f) => f.id === event.channel_folder_id);
     if (folder) Object.assign(folder, clone(event.data));
-  } else if (event.op === 'reorder') {
-    const order = new Map((event.order as number[]).map((id, i) => [id, i]));
-    for (const f of folders) f.order = order.get(f.id);
-    folders.sort((a, b) => a.order - b.order);
   } else {
     throw new Error(`unknown channel_folder event ${JSON.stringify(event)}`);
   }

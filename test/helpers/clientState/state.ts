@@ -10,7 +10,6 @@ export interface ClientOptions {
   userListIncomplete: boolean;
   archivedChannels: boolean;
   includeDeactivatedGroups: boolean;
-  simplifiedPresence: boolean;
 }
 
 export type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -5,13 +5,23 @@
 // strict schemas, so responses and events cannot drift apart.
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { messageObject, streamObject, subscriptionObject, userObject, userShape } from '../../../src/events/catalog/objects.js';
+import { folderObject, messageObject, streamObject, subscriptionObject, userObject, userShape } from '../../../src/events/catalog/objects.js';
 import type { Reply } from '../client.js';
+import { attachmentObject, realmEmojiObject } from '../../../src/events/catalog/files.js';
 import { registerResponse, spectatorRegisterResponse, userStatusObject } from './register.js';
 
 const success = { result: z.literal('success'), msg: z.string() };
 const ignored = { ignored_parameters_unsupported: z.array(z.string()).optional() };
 const int = () => z.number().int();
+/** Answers that carry nothing but the envelope. */
+const envelope = z.strictObject({ ...success, ...ignored });
+
+/** GET /invites at 406: email invitations and reusable links (Zulip's invite dicts). */
+const inviteShape = { id: int(), invited_by_user_id: int(), invited: int(), expiry_date: int().nullable(), invited_as: int() };
+const listedInvite = z.union([
+  z.strictObject({ ...inviteShape, email: z.string(), notify_referrer_on_join: z.boolean(), is_multiuse: z.literal(false) }),
+  z.strictObject({ ...inviteShape, link_url: z.string(), is_multiuse: z.literal(true) }),
+]);
 
 /** A user object as GET /users and GET /users/{id} give it (is_active always present). */
 const listedUser = userObject.refine((u) => typeof u.is_active === 'boolean', 'is_active missing');
@@ -77,6 +87,7 @@ export const RESPONSES = {
   }),
   'GET /messages/{id}/read_receipts': z.strictObject({ ...success, ...ignored, user_ids: z.array(int()) }),
   'GET /users/{id}/status': z.strictObject({ ...success, ...ignored, status: userStatusObject }),
+  'GET /channel_folders': z.strictObject({ ...success, ...ignored, channel_folders: z.array(folderObject) }),
   'GET /bot_storage': z.strictObject({ ...success, ...ignored, storage: z.record(z.string(), z.string()) }),
   'POST /streams/{id}/delete_topic': z.strictObject({ ...success, ...ignored, complete: z.boolean() }),
   'PATCH /users/me/subscriptions': z.strictObject({
@@ -88,8 +99,28 @@ export const RESPONSES = {
     removed: z.array(z.string()),
     not_removed: z.array(z.string()),
   }),
+  // Files: `filename` since 286, `uri` kept beside `url` (renamed at 272).
+  'POST /user_uploads': z.strictObject({ ...success, ...ignored, uri: z.string(), url: z.string(), filename: z.string() }),
+  'GET /user_uploads/{realm_id}/{filename}': z.strictObject({ ...success, ...ignored, url: z.string() }),
+  'GET /attachments': z.strictObject({ ...success, ...ignored, attachments: z.array(attachmentObject), upload_space_used: int() }),
+  'DELETE /attachments/{id}': envelope,
+  'POST /users/me/avatar': z.strictObject({ ...success, ...ignored, avatar_url: z.string() }),
+  'DELETE /users/me/avatar': z.strictObject({ ...success, ...ignored, avatar_url: z.string() }),
+  'POST /realm/icon': z.strictObject({ ...success, ...ignored, icon_url: z.string() }),
+  'DELETE /realm/icon': z.strictObject({ ...success, ...ignored, icon_url: z.string() }),
+  'POST /realm/logo': envelope,
+  'DELETE /realm/logo': envelope,
+  'GET /realm/emoji': z.strictObject({ ...success, ...ignored, emoji: z.record(z.string(), realmEmojiObject) }),
+  'POST /realm/emoji/{name}': envelope,
+  'DELETE /realm/emoji/{name}': envelope,
+  // Invitations and the email gateway.
+  'POST /invites': envelope,
+  'GET /invites': z.strictObject({ ...success, ...ignored, invites: z.array(listedInvite) }),
+  'DELETE /invites/{id}': envelope,
+  'POST /invites/{id}/resend': envelope,
+  'GET /streams/{id}/email_address': z.strictObject({ ...success, ...ignored, email: z.string() }),
   /** Answers that carry nothing but the envelope (mute, status, storage writes, report, typing …). */
-  'envelope only': z.strictObject({ ...success, ...ignored }),
+  'envelope only': envelope,
   'POST /register': registerResponse,
   'POST /register (spectator)': spectatorRegisterResponse,
 } satisfies Record<string, z.ZodType>;

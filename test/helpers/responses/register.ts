@@ -3,7 +3,7 @@
 // the web app's state keys, less those added after 406 and plus those removed after it).
 // The API objects inside are the event catalog's strict schemas.
 import { z } from 'zod';
-import { streamObject, subscriptionObject, userObject } from '../../../src/events/catalog/objects.js';
+import { folderObject, streamObject, subscriptionObject, userObject } from '../../../src/events/catalog/objects.js';
 
 /** Zulip's personal settings at 406 (the `user_settings` object). */
 export const USER_SETTING_KEYS = [
@@ -53,7 +53,7 @@ const registerShape = {
   can_create_streams: z.unknown(),
   can_create_web_public_streams: z.unknown(),
   can_invite_others_to_realm: z.unknown(),
-  channel_folders: z.unknown(),
+  channel_folders: z.array(folderObject),
   cross_realm_bots: z.unknown(),
   custom_profile_field_types: z.unknown(),
   custom_profile_fields: z.unknown(),
