@@ -89,7 +89,7 @@ export async function runIdlePolls(
     commands.on('command', onCommand);
   });
 
-  const limitMs = (job.heartbeatSeconds + 2) * 1000;
+  const limitMs = (job.heartbeatSeconds + job.jitterSeconds + 2) * 1000;
   const rounds: { samples: Samples; responses: number; heartbeats: number; onTime: number }[] = [];
   for (let r = 0; r < job.rounds; r++) rounds.push({ samples: new Samples(), responses: 0, heartbeats: 0, onTime: 0 });
   let failed = 0;

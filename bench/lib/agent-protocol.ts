@@ -59,6 +59,8 @@ export interface IdlePollsJob {
   /** One entry per queue to register: the Authorization header of its owner. */
   authorizations: string[];
   heartbeatSeconds: number;
+  /** The server's largest jitter on top of the interval: on time is within both + 2 s. */
+  jitterSeconds: number;
   rounds: number;
   /** Leading rounds reported but not judged (the parking round). */
   unjudgedRounds: number;

@@ -103,7 +103,7 @@ export function shardRows(o: Outcome<ShardsResult> | undefined, uwsMicros: numbe
       result,
       note: joinNotes(
         `held: ${placementText(idle.perShard, 'parked')}`,
-        `${judged.length} held rounds of ${idle.heartbeatSeconds}s heartbeats judged (limit +2 s): max wait ${ms(Math.max(...judged.map((x) => x.maxWaitMs)))}`,
+        `${judged.length} held rounds of ${idle.heartbeatSeconds}s heartbeats judged (limit + the server's jitter of up to ${fmt(idle.jitterSeconds, 1)} s + 2 s): max wait ${ms(Math.max(...judged.map((x) => x.maxWaitMs)))}`,
         `parking round (not judged): ${fmt(idle.rounds[0]?.onTime)} on time, p99 ${ms(idle.rounds[0]?.p99WaitMs)}`,
         `registered in ${fmt(idle.registerSeconds, 1)} s, parked in ${fmt(idle.parkSeconds, 1)} s over ${idle.agents} agents`,
         idle.cpuMicrosPerAnswer ? `CPU ${micros(idle.cpuMicrosPerAnswer)} per heartbeat answered` : '',

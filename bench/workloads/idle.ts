@@ -20,6 +20,8 @@ export interface IdleWorkloadResult {
   parked: number;
   onTime: number;
   heartbeatSeconds: number;
+  /** Allowed on top of the interval besides the 2 s (the server's jitter, when asked for). */
+  jitterSeconds: number;
   /** Round 0 is the parking round: reported, not judged. */
   rounds: { responses: number; heartbeats: number; onTime: number; p50WaitMs: number; p99WaitMs: number; maxWaitMs: number }[];
   registerSeconds: number;
@@ -55,7 +57,15 @@ export function idleUsersNeeded(polls: number, queuesPerUser: number): number {
   return Math.max(1, Math.ceil(polls / queuesPerUser));
 }
 
-export async function runIdle(target: Target, realm: SeededRealm, polls: number, requested: number, clampedBy: string | undefined, opts: BenchOptions): Promise<IdleWorkloadResult> {
+export async function runIdle(
+  target: Target,
+  realm: SeededRealm,
+  polls: number,
+  requested: number,
+  clampedBy: string | undefined,
+  opts: BenchOptions,
+  jitterSeconds = 0,
+): Promise<IdleWorkloadResult> {
   const heartbeatSeconds = target.heartbeatSeconds ?? opts.heartbeatSeconds;
   const users = realm.users.filter((u) => u.apiKey);
   const owners: string[] = [];
@@ -74,6 +84,7 @@ export async function runIdle(target: Target, realm: SeededRealm, polls: number,
       host: realm.host,
       authorizations: owners.slice(i * per, (i + 1) * per),
       heartbeatSeconds,
+      jitterSeconds,
       rounds: opts.heartbeatRounds,
       unjudgedRounds: 1,
       registerConcurrency: 16,
@@ -121,6 +132,7 @@ export async function runIdle(target: Target, realm: SeededRealm, polls: number,
       parked,
       onTime: results.reduce((n, r) => n + r.onTimeJudgedRounds, 0),
       heartbeatSeconds,
+      jitterSeconds,
       rounds,
       failed: results.reduce((n, r) => n + r.failed, 0) + (polls - queues),
       firstFailure: registerFailure ?? results.find((r) => r.firstFailure)?.firstFailure,

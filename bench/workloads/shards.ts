@@ -33,6 +33,13 @@ const FD_RESERVE = 512;
 /** Full registers of the big realm, one after the other. */
 const SERIAL_REGISTERS = 5;
 
+/**
+ * The server holds a parked poll for the heartbeat interval plus a random jitter of up to a
+ * fifth of it (at most 10 s, as Zulip; src/events/hub.ts), so a heartbeat is on time within
+ * interval + that jitter + 2 s.
+ */
+const heartbeatJitterSeconds = (heartbeatSeconds: number) => Math.min(10, heartbeatSeconds * 0.2);
+
 export interface ShardIdleResult extends IdleWorkloadResult {
   subdomain: string;
   /** Per shard process: the most queues and parked polls its /health showed while held. */
@@ -153,7 +160,7 @@ async function shardIdle(target: Target, databaseUrl: string, workers: ClusterWo
   })();
   try {
     const result = await step(`shards: ${fmt(polls)} parked long-polls, heartbeat ${target.heartbeatSeconds}s`, () =>
-      runIdle(target, realm, polls, opts.shardPolls, clampedBy, { ...opts, heartbeatRounds: 3 }), (r) =>
+      runIdle(target, realm, polls, opts.shardPolls, clampedBy, { ...opts, heartbeatRounds: 3 }, heartbeatJitterSeconds(opts.shardHeartbeatSeconds)), (r) =>
       `${fmt(r.onTime)} of ${fmt(r.attempted)} on time`,
     );
     return { ...result, subdomain, perShard: [...most.values()].sort((a, b) => a.shard.localeCompare(b.shard)) };
