@@ -16,7 +16,7 @@ import { attempt, failed, type Outcome, type RunResults } from './lib/results.js
 import type { SeededRealm } from './lib/seed.js';
 import { clusterRedisPrefix, freePorts, remoteTarget, startCluster, startLocalServer, targetEndpoints, type Target } from './lib/server.js';
 import { dropRedisKeys, redisUnreachable, runClusterOverhead } from './workloads/clusterOverhead.js';
-import { idleCapacity, idleUsersNeeded, runIdle } from './workloads/idle.js';
+import { idleUsersNeeded, pollsThatFit, runIdle } from './workloads/idle.js';
 import { openRealm, populateSendRealm, seedIdleRealm, seedRegisterRealm, type SeedContext } from './workloads/realms.js';
 import { runRegister } from './workloads/register.js';
 import { runRender } from './workloads/render.js';
@@ -107,14 +107,8 @@ async function runWorkloads(
       results.workloads.idle = failed('skipped against a running deployment (pass --idle N and its --heartbeat S)');
     } else {
       results.workloads.idle = await attempt(async () => {
-        let polls = opts.idle;
-        let clampedBy: string | undefined;
-        const capacity = idleCapacity(target);
-        if (capacity && capacity.limit < polls) {
-          polls = capacity.limit;
-          clampedBy = capacity.reason;
-          progress(`  idle: ${fmt(opts.idle)} polls asked, ${fmt(polls)} fit under the ${capacity.reason}`);
-        }
+        const { polls, clampedBy } = pollsThatFit(target, opts.idle);
+        if (clampedBy) progress(`  idle: ${fmt(opts.idle)} polls asked, ${fmt(polls)} fit under the ${clampedBy}`);
         const users = idleUsersNeeded(polls, opts.queuesPerUser);
         const realm = await step(`seed realm "idle" (${fmt(users)} users)`, () => seedIdleRealm(ctx, users));
         return step(`workload: ${fmt(polls)} parked long-polls`, () => runIdle(target, realm, polls, opts.idle, clampedBy, opts), (r) =>
@@ -123,6 +117,13 @@ async function runWorkloads(
       });
     }
   }
+}
+
+/** Why a phase that spawns its own servers and cluster cannot run, or null when it can. */
+async function ownClusterBlocked(opts: BenchOptions): Promise<string | null> {
+  if (opts.mode === 'url') return 'needs servers spawned by the runner (not with --url)';
+  const unreachable = await redisUnreachable(opts.redisUrl);
+  return unreachable ? `no Redis at ${opts.redisUrl} (${unreachable}); pass --redis URL` : null;
 }
 
 /**
@@ -140,11 +141,9 @@ async function runStandalonePhases(results: RunResults, opts: BenchOptions, runS
     );
   }
   if (opts.phases.has('cluster-overhead')) {
-    const unreachable = opts.mode === 'url' ? null : await redisUnreachable(opts.redisUrl);
-    if (opts.mode === 'url') {
-      results.workloads.clusterOverhead = failed('needs spawned servers (not with --url)');
-    } else if (unreachable) {
-      results.workloads.clusterOverhead = failed(`no Redis at ${opts.redisUrl} (${unreachable}); pass --redis URL`);
+    const blocked = await ownClusterBlocked(opts);
+    if (blocked) {
+      results.workloads.clusterOverhead = failed(blocked);
     } else {
       results.workloads.clusterOverhead = await attempt(() =>
         step('workload: cluster overhead (1 front, 1 worker vs one process)', () => runClusterOverhead(opts, runStamp), (r) =>
@@ -155,11 +154,9 @@ async function runStandalonePhases(results: RunResults, opts: BenchOptions, runS
     }
   }
   if (opts.phases.has('shards')) {
-    const unreachable = opts.mode === 'url' ? null : await redisUnreachable(opts.redisUrl);
-    if (opts.mode === 'url') {
-      results.workloads.shards = failed('needs a spawned cluster (not with --url)');
-    } else if (unreachable) {
-      results.workloads.shards = failed(`no Redis at ${opts.redisUrl} (${unreachable}); pass --redis URL`);
+    const blocked = await ownClusterBlocked(opts);
+    if (blocked) {
+      results.workloads.shards = failed(blocked);
     } else {
       results.workloads.shards = await attempt(() =>
         step('workload: queue shards (one realm over two shard processes)', () => runShards(opts, runStamp), (r) =>

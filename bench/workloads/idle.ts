@@ -53,6 +53,13 @@ export function idleCapacity(target: Target): { limit: number; reason: string } 
   return { limit: fronts * Math.max(0, fds - FD_RESERVE), reason: `server open-file limit ${fds} (ulimit -n)${fronts > 1 ? ` per front × ${fronts}` : ''}` };
 }
 
+/** The polls to park: as asked, or as many as the target's open-file limit holds. */
+export function pollsThatFit(target: Target, asked: number): { polls: number; clampedBy?: string } {
+  const capacity = idleCapacity(target);
+  if (!capacity || capacity.limit >= asked) return { polls: asked };
+  return { polls: capacity.limit, clampedBy: capacity.reason };
+}
+
 export function idleUsersNeeded(polls: number, queuesPerUser: number): number {
   return Math.max(1, Math.ceil(polls / queuesPerUser));
 }

@@ -22,7 +22,7 @@ import { freePorts, startCluster, type Target } from '../lib/server.js';
 import { Placement } from '../../cluster/placement.js';
 import { shardName } from '../../cluster/queueShards.js';
 import { dropRedisKeys } from './clusterOverhead.js';
-import { idleCapacity, idleUsersNeeded, runIdle, type IdleWorkloadResult } from './idle.js';
+import { idleUsersNeeded, pollsThatFit, runIdle, type IdleWorkloadResult } from './idle.js';
 import { measureSerialRegister, type SerialRegisterResult } from './register.js';
 import { CHANNEL, SHARDS, fanoutAndKill, subscribersOf, type FanoutResult, type KillResult, type ShardPlacement } from './shardFanout.js';
 
@@ -129,13 +129,7 @@ export async function runShards(opts: BenchOptions, runStamp: string): Promise<S
 
 /** Parked polls in a realm split over both shards; /health is read while they are held. */
 async function shardIdle(target: Target, databaseUrl: string, workers: ClusterWorker[], subdomain: string, seeding: SeedingFigures[], opts: BenchOptions): Promise<ShardIdleResult> {
-  let polls = opts.shardPolls;
-  let clampedBy: string | undefined;
-  const capacity = idleCapacity(target);
-  if (capacity && capacity.limit < polls) {
-    polls = capacity.limit;
-    clampedBy = capacity.reason;
-  }
+  const { polls, clampedBy } = pollsThatFit(target, opts.shardPolls);
   const users = idleUsersNeeded(polls, opts.queuesPerUser);
   const realm = await step(`shards: seed realm "${subdomain}" (${fmt(users)} users)`, () => seedRealm(target, databaseUrl, subdomain, users, seeding));
   const most = new Map<string, ShardPlacement>();
