@@ -4,7 +4,7 @@
 // unknown addresses and oversized mail are refused at SMTP time; a retried email posts once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { freePort } from '../helpers/globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
 import { until, type OwnClient } from '../helpers/ownServer.js';
 import { emailWorld, expectFailure, expectOk, GATEWAY_DOMAIN, mailsTo, type EmailWorld } from './email-helpers.js';
 
