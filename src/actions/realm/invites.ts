@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { badRequest, mustBeAdmin, mustBeOwner } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import { ROLES, Role, type EmailInvite, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
+import { ROLES, Role, type EmailInvite, type InviteGrant, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
 import { insertInvite, revokeInvite } from '../../db/invites.js';
 import { addGroupMembers } from '../../db/groups.js';
 import { saveUser } from '../../db/organization.js';
@@ -47,7 +47,7 @@ export function roleGrantError(user: User, invitedAs: number): string | null {
 }
 
 /** Channels of a link: each readable by the creator, and default or open to their subscribing others. */
-export function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
+function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
   const state = actor.state;
   const streams = [...new Set(ids)].map((id) => {
     const stream = state.streams.get(id);
@@ -68,12 +68,33 @@ export function notifyInvitesChanged(actor: RealmActor, referrerId: number): voi
   actor.events.publish(invitesChangedEvent(), ids);
 }
 
-export interface NewInviteInput {
+export interface InviteGrantInput {
   expiresInMinutes: number | null;
   invitedAs: number;
   streamIds: number[];
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
+}
+
+/**
+ * What a new invitation of either kind grants, once its channels and groups are checked against
+ * what its creator may give. Each invitation made from it gets a key of its own.
+ */
+export function checkedGrant(actor: RealmActor, user: User, input: InviteGrantInput): Omit<InviteGrant, 'key'> {
+  const streams = inviteStreams(actor, user, input.streamIds);
+  const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
+  return {
+    realmId: actor.realm.id,
+    referredBy: user.id,
+    invitedAs: input.invitedAs,
+    streamIds: streams.map((s) => s.id),
+    groupIds: groups.map((g) => g.id),
+    includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+    expiresAt: input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000),
+  };
+}
+
+export interface NewInviteInput extends InviteGrantInput {
   welcomeMessageCustomText: string | null;
 }
 
@@ -89,23 +110,16 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
     const roleError = roleGrantError(user, input.invitedAs);
     if (roleError) throw badRequest(roleError);
     if (input.expiresInMinutes !== null && (input.expiresInMinutes <= 0 || input.expiresInMinutes > MAX_INVITE_VALIDITY_MINUTES)) throw badRequest('Invalid invite_expires_in_minutes');
-    const streams = inviteStreams(actor, user, input.streamIds);
-    const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
+    const grant = checkedGrant(actor, user, input);
     const text = input.welcomeMessageCustomText;
     if (text !== null && text.length > MAX_WELCOME_MESSAGE_LENGTH) {
       throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_LENGTH} characters)`);
     }
     const invite = await insertInvite(actor.sql, {
-      realmId: actor.realm.id,
+      ...grant,
       key: generateInviteKey(),
-      referredBy: user.id,
-      invitedAs: input.invitedAs,
-      streamIds: streams.map((s) => s.id),
-      groupIds: groups.map((g) => g.id),
-      includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
       // Only administrators choose the welcome text; everyone else's links use the default.
       welcomeMessageCustomText: isAdmin(user) ? text : null,
-      expiresAt: input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000),
     });
     state.multiuseInvites.set(invite.id, invite);
     notifyInvitesChanged(actor, user.id);
