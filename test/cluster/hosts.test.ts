@@ -1,10 +1,10 @@
-// With TEST_NETNS=1, as root, the cluster tests run every front and worker on a host
+// As root (unless TEST_NETNS=0), the cluster tests run every front and worker on a host
 // of its own (a network namespace from scripts/netns-cluster.sh): a realm's requests then
 // cross real links, from the front's host to the worker's host and on to Postgres and Redis.
 // Otherwise they run on one host, and the helper says so on stderr.
 import { readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestCluster, type ClusterClient } from '../helpers/cluster.js';
+import { TestCluster, netnsWanted, type ClusterClient } from '../helpers/cluster.js';
 
 let cluster: TestCluster;
 let owner: ClusterClient;
@@ -31,8 +31,7 @@ describe('hosts of the test cluster', () => {
     expect(events.body.events).toEqual([expect.objectContaining({ type: 'message', message: expect.objectContaining({ id: sent.body.id, content: 'over the links' }) })]);
   });
 
-  const wanted = (process.env.TEST_NETNS ?? '0') === '1' && process.getuid?.() === 0;
-  it.runIf(wanted)('put every front and worker in a network namespace of its own, each with its own address', () => {
+  it.runIf(netnsWanted())('put every front and worker in a network namespace of its own, each with its own address', () => {
     if (!cluster.network) throw new Error('running as root, but the network namespaces could not be made (see the stderr note)');
     const procs = [...cluster.fronts, ...cluster.workers];
     const spaces = procs.map((p) => netns(p.proc.pid!));

@@ -3,10 +3,11 @@
 // own (other users of the same Redis are not disturbed). Redis must be reachable: tests
 // fail, not skip, when it is not.
 //
-// With TEST_NETNS=1, as root, every front and worker runs on a host of its
+// As root (unless TEST_NETNS=0), every front and worker runs on a host of its
 // own: a network namespace made by scripts/netns-cluster.sh, linked to the others by veth
 // pairs, reaching Postgres and Redis over those links; the test reaches the fronts and the
-// workers' metrics through forwarders on its loopback. Otherwise (or with TEST_NETNS=0)
+// workers' metrics through forwarders on its loopback, and services the test starts on its
+// loopback (an S3 server) through forwarders on the bridge. Otherwise (or with TEST_NETNS=0)
 // everything runs on one host, and the first cluster says so on stderr.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
@@ -19,6 +20,9 @@ import { encodeForm, httpRequest, type Params, type Reply } from './client.js';
 import { forward, type Forwarder } from '../../scripts/tcpForward.js';
 
 export { httpRequest };
+
+/** Whether cluster tests make hosts of their own: as root, unless TEST_NETNS=0. */
+export const netnsWanted = () => process.env.TEST_NETNS !== '0' && process.getuid?.() === 0;
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -104,8 +108,7 @@ class HostNetwork {
   ) {}
 
   static open(): HostNetwork | null {
-    const wanted = process.env.TEST_NETNS ?? '0';
-    if (wanted !== '1') return HostNetwork.oneHost('TEST_NETNS=1, as root, runs each process on a host of its own');
+    if (process.env.TEST_NETNS === '0') return HostNetwork.oneHost('TEST_NETNS=0');
     if (process.getuid?.() !== 0) return HostNetwork.oneHost('not root: network namespaces need root');
     const net = new HostNetwork(`t${process.pid % 100000}${counter}`, `10.${64 + randomInt(128)}.${randomInt(256)}`);
     try {
@@ -168,6 +171,7 @@ export class TestCluster {
   /** Hosts of their own for the processes, when this machine can make them. */
   readonly network: HostNetwork | null;
   private readonly forwarders: Forwarder[] = [];
+  private readonly loopbackForwarders = new Map<number, Forwarder>();
 
   private constructor(
     readonly databaseUrl: string,
@@ -211,6 +215,32 @@ export class TestCluster {
     };
   }
 
+  /**
+   * Services the test runs on this machine's loopback (an S3 server, say), named in the
+   * cluster's settings as `http://127.0.0.1:PORT`: with hosts of their own, processes reach
+   * them through a forwarder on the bridge address instead.
+   */
+  private async reachableEnv(env: Record<string, string>): Promise<Record<string, string>> {
+    const net = this.network;
+    if (!net) return env;
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(env)) {
+      const m = /^(https?:\/\/)127\.0\.0\.1:(\d+)(.*)$/.exec(value);
+      if (!m) {
+        out[name] = value;
+        continue;
+      }
+      let f = this.loopbackForwarders.get(Number(m[2]));
+      if (!f) {
+        f = await forward(net.bridge, 0, '127.0.0.1', Number(m[2]));
+        this.forwarders.push(f);
+        this.loopbackForwarders.set(Number(m[2]), f);
+      }
+      out[name] = `${m[1]}${net.bridge}:${f.port}${m[3]}`;
+    }
+    return out;
+  }
+
   private baseEnv(): NodeJS.ProcessEnv {
     return {
       ...process.env, REDIS_PREFIX: this.prefix, LOG_LEVEL: 'warn',
@@ -243,9 +273,9 @@ export class TestCluster {
 
   async addWorker(id: string, env: Record<string, string> = {}): Promise<Proc> {
     const host = this.host();
-    const w = this.spawn('worker', { ...this.baseEnv(), ...host.env, WORKER_ID: id, ...env }, host.ns);
+    const w = this.spawn('worker', { ...this.baseEnv(), ...(await this.reachableEnv(this.env)), ...host.env, WORKER_ID: id, ...(await this.reachableEnv(env)) }, host.ns);
     w.address = host.address;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const m = /Worker (\S+) serving realms on [^:]+:(\d+) \(health and metrics on port (\d+)\)/.exec(w.output());
       if (m) {
@@ -265,11 +295,11 @@ export class TestCluster {
   async addFront(): Promise<Proc> {
     const port = await freePort();
     const host = this.host();
-    const f = this.spawn('front', { ...this.baseEnv(), ...host.env, PORT: String(port), HOST: host.ns ? '0.0.0.0' : '127.0.0.1', EXTERNAL_HOST: `localhost:${port}` }, host.ns);
+    const f = this.spawn('front', { ...this.baseEnv(), ...(await this.reachableEnv(this.env)), ...host.env, PORT: String(port), HOST: host.ns ? '0.0.0.0' : '127.0.0.1', EXTERNAL_HOST: `localhost:${port}` }, host.ns);
     f.address = host.address;
     // Clients connect to the same port on this machine's loopback, so Host headers match.
     f.port = await this.reach(host.address, port, port);
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (f.proc.exitCode !== null || Date.now() > deadline) throw new Error(`front did not start:\n${f.output()}`);
       const ok = await httpRequest(port, { method: 'GET', path: '/health', host: 'localhost' }).then((r) => r.status === 200, () => false);
