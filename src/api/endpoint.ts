@@ -2,7 +2,7 @@
 // Handlers read from the actor's memory and call actions for every change.
 import type { Args, ParamSpec } from '../http/params.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { ApiRequest, FileToServe } from '../http/contract.js';
+import type { ApiRequest, FileToServe, UploadedFile } from '../http/contract.js';
 import type { User } from '../model/types.js';
 import type { SessionRow } from '../db/sessions.js';
 
@@ -50,4 +50,18 @@ export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
   handler: (ctx: Ctx<P, A>) => Promise<Body>;
 }): Endpoint {
   return def as unknown as Endpoint;
+}
+
+/** POST of a multipart upload with no other parameters: the files go to `upload` as they came. */
+export function fileUploadEndpoint(
+  path: string,
+  upload: (actor: RealmActor, user: User, files: UploadedFile[] | undefined) => Promise<Body>,
+): Endpoint {
+  return endpoint({
+    method: 'POST',
+    path,
+    auth: 'user',
+    params: {},
+    handler: ({ actor, user, req }) => upload(actor, user, req.files),
+  });
 }
