@@ -18,7 +18,7 @@ import { authenticateJsonRequest } from './sessionRequest.js';
 import type { SessionRow } from '../db/sessions.js';
 import type { Endpoint } from './endpoint.js';
 import type { RealmActor } from '../realm/actor.js';
-import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore } from '../auth/rateLimit.js';
+import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore, type RateRule } from '../auth/rateLimit.js';
 
 /**
  * Per parameter spec: the values of the parameters whose absence parses to a plain value
@@ -83,14 +83,21 @@ export class WorkerRequestHandler implements RequestHandler {
   ) {}
 
   /**
-   * Spends one request of the caller's budget: a user's (Zulip's api_by_user) or, without
-   * credentials, the address's (api_by_ip). Over budget: 429 RATE_LIMIT_HIT. Authenticated
-   * answers carry the X-RateLimit headers. A store out of reach lets the request through.
+   * The rule a request spends from: a user's (Zulip's api_by_user) or, without credentials,
+   * the address's (api_by_ip); null when that limit is off, so that nothing is spent, awaited
+   * or sent (Zulip sends no X-RateLimit headers with rate limiting off).
    */
-  private async spend(user: User | null, req: ApiRequest, route: string): Promise<Record<string, string> | undefined> {
-    if (notLimited(req.method, route)) return undefined;
-    const rule = user ? this.limiting.rules.api_by_user : this.limiting.rules.api_by_ip;
-    if (!rule) return undefined;
+  private ruleFor(user: User | null, req: ApiRequest, route: string): RateRule | null {
+    if (notLimited(req.method, route)) return null;
+    return user ? this.limiting.rules.api_by_user : this.limiting.rules.api_by_ip;
+  }
+
+  /**
+   * Spends one request of the caller's budget under its rule (see ruleFor). Over budget: 429
+   * RATE_LIMIT_HIT. Authenticated answers carry the X-RateLimit headers. A store out of reach
+   * lets the request through.
+   */
+  private async spend(user: User | null, req: ApiRequest, rule: RateRule): Promise<Record<string, string> | undefined> {
     const key = user ? `user:${user.realmId}:${user.id}` : `ip:${req.remoteAddress ?? 'unknown'}`;
     let verdict;
     try {
@@ -135,10 +142,12 @@ export class WorkerRequestHandler implements RequestHandler {
         ({ user, session } = await this.authenticateFor(endpoint, actor, req, route, isFile));
       } catch (err) {
         // Failed credentials spend the address's budget: keys cannot be guessed without limit.
-        if (err instanceof ApiError && err.status === 401) await this.spend(null, req, route);
+        const rule = err instanceof ApiError && err.status === 401 ? this.ruleFor(null, req, route) : null;
+        if (rule) await this.spend(null, req, rule);
         throw err;
       }
-      limitHeaders = await this.spend(user, req, route);
+      const rule = this.ruleFor(user, req, route);
+      if (rule) limitHeaders = await this.spend(user, req, rule);
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
       const cookies: string[] = [];
       let file: FileToServe | undefined;
