@@ -45,6 +45,12 @@ const clusterSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   /** A worker leaving on purpose waits this long for requests in flight before handing realms over. */
   DRAIN_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Queue shards per realm: 1 keeps a realm's event queues and parked polls with its actor;
+   * more spreads them by user over that many shards, each placed on a worker like a realm
+   * (see queueShards.ts). Every front and worker must use the same value.
+   */
+  QUEUE_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type ClusterRole = 'front' | 'worker' | 'all';

@@ -31,7 +31,7 @@ export async function startClusterFront(config: Config, cc: ClusterConfig, log: 
   await view.start();
   const router = new ClusterRouter(
     view,
-    { frontId: id, MAX_IN_FLIGHT: cc.MAX_IN_FLIGHT, REROUTE_BUDGET_MS: cc.REROUTE_BUDGET_MS, REQUEST_TIMEOUT_MS: cc.REQUEST_TIMEOUT_MS, heartbeatSeconds: config.HEARTBEAT_SECONDS },
+    { frontId: id, MAX_IN_FLIGHT: cc.MAX_IN_FLIGHT, REROUTE_BUDGET_MS: cc.REROUTE_BUDGET_MS, REQUEST_TIMEOUT_MS: cc.REQUEST_TIMEOUT_MS, QUEUE_SHARDS: cc.QUEUE_SHARDS, heartbeatSeconds: config.HEARTBEAT_SECONDS },
     flog,
   );
   const metrics = new Metrics();

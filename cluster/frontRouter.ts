@@ -10,12 +10,15 @@ import { errorResponse } from '../src/http/envelope.js';
 import { ApiError } from '../src/model/errors.js';
 import type { MembershipView, MemberInfo } from './membership.js';
 import { WorkerClient, isLongPoll, type Call } from './transport/workerClient.js';
+import { routeKey } from './queueShards.js';
 
 export interface RouterOptions {
   frontId: string;
   MAX_IN_FLIGHT: number;
   REROUTE_BUDGET_MS: number;
   REQUEST_TIMEOUT_MS: number;
+  /** Queue shards per realm (queueShards.ts): polls of a shard's queue go to the shard's worker. */
+  QUEUE_SHARDS: number;
   /** Long-polls are answered by the worker within about this long (a heartbeat). */
   heartbeatSeconds: number;
 }
@@ -53,7 +56,7 @@ export class ClusterRouter implements Router {
       for (let attempt = 0; ; attempt++) {
         if (this.cancelled.has(req.id)) return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
         if (this.closed) return error(503, 'SERVER_NOT_READY', 'Server is shutting down');
-        const member = this.view.owner(req.subdomain);
+        const member = this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
         if (member) {
           const call = this.client(member).send(req, timeout);
           this.calls.set(req.id, call);

@@ -23,6 +23,13 @@ import type { LeaseManager } from './leases.js';
 import type { MembershipView } from './membership.js';
 import type { QueueStore } from './queueStore.js';
 
+/** How a realm with queue shards takes up its queues and hands them over (see worker.ts). */
+export interface ShardedRealms {
+  owns(actor: RealmActor): boolean;
+  restore(actor: RealmActor): Promise<void>;
+  handOver(actor: RealmActor): Promise<number>;
+}
+
 export type GateOutcome = { kind: 'response'; res: ApiResponse } | { kind: 'bounce'; reason: string };
 
 interface GateCall {
@@ -51,6 +58,8 @@ export interface GateDeps {
   leases: LeaseManager;
   view: MembershipView;
   queues: QueueStore;
+  /** Realms whose queues live in queue shards (QUEUE_SHARDS > 1): they move without QueueStore. */
+  queueShards?: ShardedRealms;
   timing: { LEASE_TTL_MS: number; DRAIN_MS: number; MEMBERSHIP_CHECK_MS: number };
   log: Logger;
 }
@@ -181,7 +190,9 @@ export class RealmGate {
     }
     const actor = await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id));
     try {
-      await this.d.queues.restore(actor, lease.epoch);
+      const shards = this.d.queueShards;
+      if (shards?.owns(actor)) await shards.restore(actor);
+      else await this.d.queues.restore(actor, lease.epoch);
     } catch (err) {
       this.d.registry.remove(realm.id);
       actor.close();
@@ -308,7 +319,8 @@ export class RealmGate {
       await new Promise((r) => setTimeout(r, 5));
     }
     this.d.registry.remove(realmId);
-    const handedOver = await this.d.queues.handOver(actor, lease.epoch);
+    const shards = this.d.queueShards;
+    const handedOver = shards?.owns(actor) ? await shards.handOver(actor) : await this.d.queues.handOver(actor, lease.epoch);
     actor.close();
     try {
       await this.d.leases.release(realmId);

@@ -10,6 +10,11 @@ export interface RedisKeys {
   membershipChannel: string;
   queues: (realmId: number) => string;
   dirtyQueues: (realmId: number) => string;
+  /** A queue shard's lease (the worker id holding it) and its queues while it moves. */
+  shardLease: (unit: string) => string;
+  shardHandoff: (unit: string) => string;
+  /** Set by a realm's actor that handed its realm over with queue shards intact. */
+  shardedRealmHandoff: (realmId: number) => string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -20,6 +25,9 @@ export function redisKeys(prefix: string): RedisKeys {
     membershipChannel: `${prefix}membership`,
     queues: (realmId) => `${prefix}realm:${realmId}:queues`,
     dirtyQueues: (realmId) => `${prefix}realm:${realmId}:dirty`,
+    shardLease: (unit) => `${prefix}shard:${unit}:lease`,
+    shardHandoff: (unit) => `${prefix}shard:${unit}:handoff`,
+    shardedRealmHandoff: (realmId) => `${prefix}realm:${realmId}:sharded-handoff`,
   };
 }
 

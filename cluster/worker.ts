@@ -17,6 +17,10 @@ import { RealmGate } from './realmGate.js';
 import { WorkerServer } from './transport/workerServer.js';
 import { registerClusterGauges, startMetricsServer } from './metricsServer.js';
 import { RedisRateLimitStore } from './rateLimit.js';
+import { ShardHost } from './shardHost.js';
+import { ShardedHub } from './shardedHub.js';
+import { ShardLinks } from './transport/shardLinks.js';
+import type { ShardedRealms } from './realmGate.js';
 
 export interface ClusterWorker {
   id: string;
@@ -40,23 +44,54 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
 
   // In a cluster a realm is loaded only by the gate, under the realm's lease.
   // Rate limits draw on buckets in Redis, so that no front or worker resets a user's budget.
-  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed' }, new RedisRateLimitStore(redis, cc.REDIS_PREFIX));
+  // With queue shards, a realm's queues and polls live in shards placed over the workers; the
+  // actor feeds them through `links` (every worker also hosts the shards placed on it).
+  const view = new MembershipView(redis, subscriber, keys, cc, wlog);
+  const sharded = cc.QUEUE_SHARDS > 1;
+  let links: ShardLinks | null = null;
+  const eventHub = sharded
+    ? (realm: { stringId: string }, limits: ConstructorParameters<typeof ShardedHub>[0]) =>
+        new ShardedHub(limits, { subdomain: realm.stringId, shards: cc.QUEUE_SHARDS, send: (batch) => links!.send(batch), retryBudgetMs: cc.REROUTE_BUDGET_MS, log: wlog })
+    : undefined;
+  const worker = await startWorker(config, db.sql, wlog, { activation: 'managed', eventHub }, new RedisRateLimitStore(redis, cc.REDIS_PREFIX));
   const leases = new LeaseManager(db.sql, id, cc, wlog);
   const queues = new QueueStore(redis, keys, cc, wlog);
-  const view = new MembershipView(redis, subscriber, keys, cc, wlog);
+  const shardHost = sharded
+    ? new ShardHost({
+        selfId: id, redis, keys, view, timing: cc, log: wlog,
+        limits: { heartbeatSeconds: config.HEARTBEAT_SECONDS, maxEvents: config.QUEUE_MAX_EVENTS, maxBytes: config.QUEUE_MAX_BYTES, counters: worker.counters },
+      })
+    : null;
+  if (shardHost) links = new ShardLinks(id, view, shardHost, wlog);
+  const queueShards: ShardedRealms | undefined = sharded
+    ? {
+        owns: (actor) => actor.events instanceof ShardedHub,
+        async restore(actor) {
+          const key = keys.shardedRealmHandoff(actor.realm.id);
+          const [[, marker]] = (await redis.multi().get(key).del(key).exec()) as [[Error | null, string | null]];
+          await (actor.events as ShardedHub).attach(marker !== null);
+        },
+        async handOver(actor) {
+          const hub = actor.events as ShardedHub;
+          // Every batch out first: the next actor finds the shards complete, or resets them.
+          if (await hub.flush(cc.DRAIN_MS)) await redis.set(keys.shardedRealmHandoff(actor.realm.id), '1', 'PX', 120_000);
+          return hub.queueCount;
+        },
+      }
+    : undefined;
   const gate = new RealmGate({
-    selfId: id, sql: db.sql, registry: worker.registry, inner: worker.handler, leases, view, queues, timing: cc, log: wlog,
+    selfId: id, sql: db.sql, registry: worker.registry, inner: worker.handler, leases, view, queues, queueShards, timing: cc, log: wlog,
   });
   leases.onLost = (realmId) => gate.lost(realmId);
   // Jobs (scheduled messages coming due) may take up a realm placed here that nobody uses now.
   worker.registry.setJobActivation((realmId) => gate.activateForJob(realmId));
 
-  const server = new WorkerServer(gate, id, wlog);
+  const server = new WorkerServer(gate, id, wlog, shardHost ? { host: shardHost, count: cc.QUEUE_SHARDS } : null);
   const port = await server.listen(cc.WORKER_PORT, cc.WORKER_HOST);
 
   const metrics = new Metrics();
   registerClusterGauges(metrics, () => gate.heldRealms(), id);
-  registerWorkerMetrics(metrics, worker);
+  registerWorkerMetrics(metrics, worker, shardHost);
   metrics.counter('chat_cluster_realm_activations_total', 'Realms this worker took up under their lease', () => gate.moves.activated);
   metrics.counter('chat_cluster_realm_handoffs_total', 'Realms this worker handed off to their new owner (planned moves)', () => gate.moves.handedOff);
   metrics.counter('chat_cluster_realm_drops_total', 'Realms this worker stopped serving because their lease was lost', () => gate.moves.dropped);
@@ -64,6 +99,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const health = () => ({
     ok: !leaving, status: leaving ? 'leaving' : 'ok', role: 'worker', id,
     realms: gate.heldRealms().map((r) => r.subdomain), workers: view.live().map((m) => m.id),
+    ...(shardHost ? { queueShards: shardHost.held() } : {}),
   });
   const metricsServer =
     cc.WORKER_METRICS_PORT === undefined ? null : await startMetricsServer(cc.WORKER_METRICS_PORT, cc.WORKER_HOST, metrics, health, wlog);
@@ -79,7 +115,12 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   leases.start();
   queues.start();
   gate.start();
+  shardHost?.start();
   view.on('change', () => void gate.rebalance());
+  if (shardHost) {
+    view.on('change', () => void shardHost.rebalance());
+    setInterval(() => void shardHost.rebalance(), cc.MEMBERSHIP_CHECK_MS).unref();
+  }
   wlog.info({ port, advertise: `${cc.advertiseHost}:${port}`, metricsPort: metricsServer?.port }, 'worker joined the cluster');
 
   return {
@@ -95,7 +136,9 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
       await announcer.leave().catch((err: unknown) => wlog.warn({ err: (err as Error).message }, 'could not announce leaving'));
       view.exclude(id);
       await gate.drain();
+      await shardHost?.drain();
       await server.close();
+      links?.close();
       queues.stop();
       leases.stop();
       await view.close();

@@ -4,19 +4,23 @@
 // text once, and the front writes that text to the client without parsing it or encoding it
 // again (as JSON inside JSON it would be escaped, parsed and stringified once more).
 import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
+import type { ShardBatch, ShardReply } from '../shardOps.js';
 
 /** front → worker */
 export type FrontFrame =
   | { kind: 'hello'; front: string }
   | { kind: 'request'; id: number; req: ApiRequest }
-  | { kind: 'cancel'; id: number };
+  | { kind: 'cancel'; id: number }
+  /** worker → worker: a realm's actor feeds one of its queue shards (see shardOps.ts). */
+  | { kind: 'shard'; id: number; batch: ShardBatch };
 
 /** worker → front */
 export type WorkerFrame =
   | { kind: 'hello'; worker: string }
   | { kind: 'response'; id: number; res: ApiResponse }
   /** The worker does not (or no longer) serve the request's realm: send it to the owner. */
-  | { kind: 'bounce'; id: number; reason: string };
+  | { kind: 'bounce'; id: number; reason: string }
+  | { kind: 'shardReply'; id: number; reply: ShardReply };
 
 export type Frame = FrontFrame | WorkerFrame;
 

@@ -172,6 +172,7 @@ export class WorkerClient {
       this.pump();
       return;
     }
+    if (frame.kind === 'shardReply') return; // only for worker-to-worker links (shardLinks.ts)
     const entry = this.sent.get(frame.id);
     if (!entry) return; // timed out or abandoned meanwhile
     this.sent.delete(frame.id);

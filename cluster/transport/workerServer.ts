@@ -6,7 +6,9 @@ import type { Logger } from '../../src/log.js';
 import type { ApiRequest } from '../../src/http/contract.js';
 import { internalErrorResponse } from '../../src/http/envelope.js';
 import { bodyJson } from '../../src/http/bodyText.js';
-import type { RealmGate } from '../realmGate.js';
+import type { GateOutcome, RealmGate } from '../realmGate.js';
+import type { ShardHost } from '../shardHost.js';
+import { shardOfRequest } from '../queueShards.js';
 import { FramedSocket } from './framedSocket.js';
 import type { FrontFrame } from './frames.js';
 
@@ -19,7 +21,21 @@ export class WorkerServer {
     private readonly gate: RealmGate,
     private readonly selfId: string,
     private readonly log: Logger,
+    /** Queue shards held by this worker, and how many each realm has (1: none). */
+    private readonly shards: { host: ShardHost; count: number } | null = null,
   ) {}
+
+  /** A request goes to its realm's gate, or to a queue shard for a poll of a shard's queue. */
+  private handle(req: ApiRequest): Promise<GateOutcome> {
+    const k = this.shards ? shardOfRequest(req, this.shards.count) : null;
+    return k === null ? this.gate.handle(req) : this.shards!.host.handle(req, k);
+  }
+
+  private cancel(req: ApiRequest): void {
+    const k = this.shards ? shardOfRequest(req, this.shards.count) : null;
+    if (k === null) this.gate.cancel(req);
+    else this.shards!.host.cancel(req, k);
+  }
 
   listen(port: number, host: string): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -46,7 +62,7 @@ export class WorkerServer {
           return;
         case 'request':
           pending.set(frame.id, frame.req);
-          void this.gate.handle(frame.req).then(
+          void this.handle(frame.req).then(
             (outcome) => {
               pending.delete(frame.id);
               if (outcome.kind === 'response') {
@@ -64,7 +80,22 @@ export class WorkerServer {
           return;
         case 'cancel': {
           const req = pending.get(frame.id);
-          if (req) this.gate.cancel(req);
+          if (req) this.cancel(req);
+          return;
+        }
+        case 'shard': {
+          const host = this.shards?.host;
+          if (!host) {
+            fs.send({ kind: 'shardReply', id: frame.id, reply: { ok: false, reason: 'this worker holds no queue shards' } });
+            return;
+          }
+          host.apply(frame.batch).then(
+            (reply) => fs.send({ kind: 'shardReply', id: frame.id, reply }),
+            (err: unknown) => {
+              this.log.error({ err, shard: frame.batch.unit }, 'queue shard batch failed');
+              fs.send({ kind: 'shardReply', id: frame.id, reply: { ok: false, reason: 'queue shard failed' } });
+            },
+          );
           return;
         }
         default:
@@ -76,7 +107,7 @@ export class WorkerServer {
     fs.on('socketError', (err: Error) => this.log.debug({ err: err.message }, 'front connection error'));
     fs.on('close', () => {
       // The front went away: its parked polls are released (their queues stay).
-      for (const req of pending.values()) this.gate.cancel(req);
+      for (const req of pending.values()) this.cancel(req);
       pending.clear();
       this.sockets.delete(fs);
       this.pendingBySocket.delete(fs);

@@ -53,7 +53,7 @@ export const settingsEndpoints = SETTINGS_PATHS.map((path) =>
         timezone: timezone as string | undefined,
         settings,
       });
-      if (new_password !== undefined && session) await keepSessionAfterPasswordChange(actor, session);
+      if (new_password !== undefined) await keepSessionAfterPasswordChange(actor, user.id, session ?? null);
       return {};
     },
   }),

@@ -71,6 +71,11 @@ export class EventHub {
 
   constructor(private readonly limits: HubLimits) {}
 
+  /** False where the queues' events and polls live in other processes (queue shards). */
+  get holdsQueues(): boolean {
+    return true;
+  }
+
   get queueCount() {
     return this.queues.size;
   }
@@ -206,8 +211,40 @@ export class EventHub {
     }, ms);
   }
 
+  /**
+   * Resolves when a new queue can be polled. Here at once; where queues live in other
+   * processes (a cluster's queue shards), once the queue's process has it.
+   */
+  ready(_queueId: string): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** A queue by id, whoever owns it (for a process that checks the owner by other means). */
+  find(queueId: string): EventQueue | undefined {
+    return this.queues.get(queueId);
+  }
+
+  /**
+   * Puts an event already addressed and shaped elsewhere (by the realm's actor, for queues
+   * held in this process) into the listed queues. Returns the ids of queues not here.
+   */
+  deliverTo(event: ServerEvent, queueIds: readonly string[]): string[] {
+    this.published++;
+    const missing: string[] = [];
+    const size = eventSize(event);
+    for (const id of queueIds) {
+      const queue = this.queues.get(id);
+      if (!queue) {
+        missing.push(id);
+        continue;
+      }
+      if (this.deliver(queue, event, size) && queue.parked && queue.hasPending) this.wake(queue);
+    }
+    return missing;
+  }
+
   /** Queues one event if the queue wants it; false when the queue overflowed and was dropped. */
-  private deliver(queue: EventQueue, event: ServerEvent, size: number): boolean {
+  protected deliver(queue: EventQueue, event: ServerEvent, size: number): boolean {
     if (!queue.wants(event.type) || !acceptsEvent(queue, event)) return true;
     if (!queue.push(event, size, this.limits)) {
       // Unbounded growth is worse than a re-register: drop the queue; its client sees

@@ -30,6 +30,11 @@ export interface QueueOptions {
    * with a filter but no narrow cannot move (its client re-registers).
    */
   narrow?: NarrowTerm[];
+  /**
+   * A digest of the credential the queue was registered with (see auth/queueCredential.ts),
+   * where its polls are answered by a process that does not hold the realm (queue shards).
+   */
+  credential?: string;
 }
 
 /** A queue as plain JSON data, to move it to another process (see EventHub.exportQueues). */

@@ -27,12 +27,8 @@ export class RealmActor {
     readonly sql: Sql,
   ) {
     const c = services.config;
-    this.events = new EventHub({
-      heartbeatSeconds: c.HEARTBEAT_SECONDS,
-      maxEvents: c.QUEUE_MAX_EVENTS,
-      maxBytes: c.QUEUE_MAX_BYTES,
-      counters: services.counters,
-    });
+    const limits = { heartbeatSeconds: c.HEARTBEAT_SECONDS, maxEvents: c.QUEUE_MAX_EVENTS, maxBytes: c.QUEUE_MAX_BYTES, counters: services.counters };
+    this.events = services.eventHub?.(state.realm, limits) ?? new EventHub(limits);
     this.sendQueue = new SendQueue(sql, services.counters);
   }
 

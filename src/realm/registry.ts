@@ -15,6 +15,8 @@ import { activateRealm } from './activate.js';
 export interface RegistryOptions {
   /** `on_demand`: get() loads a realm; `managed`: only activate() does. */
   activation: 'on_demand' | 'managed';
+  /** Where the realms' event queues live (see Services.eventHub); absent: in each actor. */
+  eventHub?: Services['eventHub'];
 }
 
 /**

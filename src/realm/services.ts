@@ -5,7 +5,8 @@ import type { Logger } from '../log.js';
 import type { RenderPool } from '../render/pool.js';
 import type { ServerJobQueue } from '../jobs/payloads.js';
 import type { FileStorage } from '../storage/index.js';
-import type { HubCounters } from '../events/hub.js';
+import type { EventHub, HubCounters, HubLimits } from '../events/hub.js';
+import type { RealmRecord } from '../model/types.js';
 import type { SendCounters } from './sendQueue.js';
 
 /** Tallies the actors of one process add to since it started; exported as metrics. */
@@ -27,6 +28,11 @@ export interface Services {
   storage: FileStorage;
   /** Process-wide counters (sends, deliveries) for the metrics; optional for tools and tests. */
   counters?: WorkerCounters;
+  /**
+   * Where a realm's event queues live: absent, in the actor's own EventHub; a cluster with
+   * queue shards gives a hub whose queues live in shard processes.
+   */
+  eventHub?: (realm: RealmRecord, limits: HubLimits) => EventHub;
 }
 
 /**

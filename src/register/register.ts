@@ -12,7 +12,8 @@ import type { NarrowTerm } from '../model/narrow.js';
 
 
 
-export async function registerQueue(actor: RealmActor, user: User, args: RegisterArgs, clientName: string) {
+/** `credential`: the digest of the caller's credential (auth/queueCredential.ts), kept with the queue. */
+export async function registerQueue(actor: RealmActor, user: User, args: RegisterArgs, clientName: string, credential: string | null = null) {
   const narrow: NarrowTerm[] = normalizeNarrow(args.narrow);
   checkNarrowForEvents(narrow);
   // Guests never see channels they are not subscribed to (CVE-2021-30479).
@@ -25,7 +26,7 @@ export async function registerQueue(actor: RealmActor, user: User, args: Registe
   for (const [name, on] of Object.entries(args.client_capabilities)) if (on) capabilities[name] = true;
   // Run in the mailbox: every change before this is in the snapshot, every change after
   // it lands in the queue.
-  return actor.exclusive(async () => {
+  const registered = await actor.exclusive(async () => {
     const queue = actor.events.create({
       userId: user.id,
       eventTypes,
@@ -40,6 +41,7 @@ export async function registerQueue(actor: RealmActor, user: User, args: Registe
       slimPresence: args.slim_presence || args.presence_last_update_id !== undefined,
       lifespanSeconds: lifespan,
       clientName,
+      ...(credential ? { credential } : {}),
     });
     const state = await initialState(actor, user, fetchTypes ? new Set(fetchTypes) : null, args, narrow);
     return {
@@ -51,4 +53,7 @@ export async function registerQueue(actor: RealmActor, user: User, args: Registe
       ...state,
     };
   });
+  // Where the queue lives in another process, its first poll may follow at once.
+  await actor.events.ready(registered.queue_id);
+  return registered;
 }

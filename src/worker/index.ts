@@ -48,7 +48,7 @@ export async function startWorker(
     budgetMs: config.RENDER_BUDGET_MS,
   });
   const storage = createStorage(config);
-  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage, counters }, options);
+  const registry = new RealmRegistry({ config, sql, log, render, jobs, storage, counters, eventHub: options.eventHub }, options);
   const feed = new ChangeFeed(registry);
   try {
     await feed.start();

@@ -5,16 +5,22 @@
 import type { Metrics } from '../http/metrics.js';
 import type { Worker } from './index.js';
 
-export function registerWorkerMetrics(metrics: Metrics, worker: Worker): void {
+/** Queues held outside the actors (a cluster worker's queue shards). */
+export interface QueueHolder {
+  queueCount: number;
+  parkedCount: number;
+}
+
+export function registerWorkerMetrics(metrics: Metrics, worker: Worker, shards: QueueHolder | null = null): void {
   const { registry, counters, render, jobCounts } = worker;
   metrics.gauge('chat_realm_actors_active', 'Realm actors active in this process', () => registry.activeCount);
   metrics.gauge('chat_event_queues', 'Event queues held in this process', () => {
-    let n = 0;
-    for (const a of registry.actors()) n += a.events.queueCount;
+    let n = shards?.queueCount ?? 0;
+    for (const a of registry.actors()) if (a.events.holdsQueues) n += a.events.queueCount;
     return n;
   });
   metrics.gauge('chat_event_polls_parked', 'Long-polls parked in this process', () => {
-    let n = 0;
+    let n = shards?.parkedCount ?? 0;
     for (const a of registry.actors()) n += a.events.parkedCount;
     return n;
   });

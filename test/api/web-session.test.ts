@@ -214,6 +214,37 @@ describe('sessions that stop working', () => {
   });
 });
 
+describe('event queues registered through a session', () => {
+  const register = async (user: Client, s: Session) => {
+    const reg = await json(user, 'POST', '/register', { cookie: s.cookie, csrf: s.csrf, body: { event_types: JSON.stringify(['message']), fetch_event_types: '[]' } });
+    expect(reg.status).toBe(200);
+    return reg.body.queue_id as string;
+  };
+  const pollCode = async (user: Client, queueId: string) =>
+    (await user.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.code ?? 'ok';
+
+  it('end with the session at logout; the queues of other sessions and of the API stay', async () => {
+    const user = await newUser(subdomain, 'Queue Logout');
+    const a = await login(user, user.email!);
+    const b = await login(user, user.email!);
+    const [qa, qb] = [await register(user, a), await register(user, b)];
+    const qApi = (await user.post('/register', { event_types: JSON.stringify(['message']) })).body.queue_id as string;
+    expect(await pollCode(user, qa)).toBe('ok');
+    expect((await json(user, 'POST', '/logout', { cookie: a.cookie, csrf: a.csrf })).status).toBe(200);
+    expect([await pollCode(user, qa), await pollCode(user, qb), await pollCode(user, qApi)]).toEqual(['BAD_EVENT_QUEUE_ID', 'ok', 'ok']);
+  });
+
+  it('of other sessions end at a password change; the changing session keeps its queue', async () => {
+    const user = await newUser(subdomain, 'Queue Password');
+    const a = await login(user, user.email!);
+    const b = await login(user, user.email!);
+    const [qa, qb] = [await register(user, a), await register(user, b)];
+    const r = await json(user, 'PATCH', '/settings', { cookie: a.cookie, csrf: a.csrf, body: { old_password: PASSWORD, new_password: 'another-password-3' } });
+    expect(r.status).toBe(200);
+    expect([await pollCode(user, qa), await pollCode(user, qb)]).toEqual(['ok', 'BAD_EVENT_QUEUE_ID']);
+  });
+});
+
 describe('sessions in Postgres', () => {
   it('are honoured by another server process on the same database', async () => {
     const user = await newUser(subdomain, 'Two Servers');

@@ -9,7 +9,7 @@ export interface Failure {
   at: number;
 }
 
-/** Sends direct messages to itself as fast as the interval allows, one at a time. */
+/** Sends direct messages to itself (or what `message` makes) as fast as the interval allows, one at a time. */
 export class Writer {
   readonly acked: { id: number; content: string; sentAt: number; at: number }[] = [];
   readonly failed: Failure[] = [];
@@ -24,6 +24,7 @@ export class Writer {
   constructor(
     readonly client: ClusterClient,
     private readonly intervalMs: number,
+    private readonly message: (content: string) => Record<string, unknown> = (content) => ({ type: 'direct', to: [client.userId], content }),
   ) {}
 
   start(): void {
@@ -35,7 +36,7 @@ export class Writer {
     while (this.running) {
       const content = `load ${this.client.subdomain} ${this.tag} #${this.n++}`;
       const sentAt = Date.now();
-      const r = await this.client.post('/messages', { type: 'direct', to: [this.client.userId], content }).catch((err: Error) => ({
+      const r = await this.client.post('/messages', this.message(content) as Parameters<ClusterClient['post']>[1]).catch((err: Error) => ({
         status: 0, body: { code: err.message } as Record<string, unknown>,
       }));
       const at = Date.now();

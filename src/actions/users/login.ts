@@ -7,6 +7,7 @@ import type { User } from '../../model/types.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { FailureLimiter } from '../../auth/failures.js';
 import { cacheSession, forgetUserSessions, newSessionSecret, sessionAuthHash, sessionIdHash } from '../../auth/session.js';
+import { isSessionCredential, sessionCredential } from '../../auth/queueCredential.js';
 import { deleteExpiredSessions, deleteSession, deleteUserSessions, insertSession, updateSessionAuthHash, type SessionRow } from '../../db/sessions.js';
 import type { Sql } from '../../db/connect.js';
 import { CacheKey } from '../../realm/caches.js';
@@ -62,17 +63,34 @@ export function endSession(actor: RealmActor, session: SessionRow): Promise<void
   return actor.exclusive(async () => {
     await deleteSession(actor.sql, session.idHash);
     cacheSession(actor, null, session.idHash);
+    dropSessionQueues(actor, session.userId, (c) => c === sessionCredential(session.userId, session.idHash));
   });
 }
 
 /**
- * After a user changed their own password through a session, that session goes on (Django's
- * update_session_auth_hash) while every other one of theirs stops.
+ * Ends the event queues a user registered through web sessions that `ended` says are over.
+ * Their polls fail authentication anyway in one process; queue shards, which cannot look
+ * sessions up, must not go on answering them.
  */
-export function keepSessionAfterPasswordChange(actor: RealmActor, session: SessionRow): Promise<void> {
+export function dropSessionQueues(actor: RealmActor, userId: number, ended: (credential: string) => boolean = () => true): void {
+  for (const queue of [...actor.events.queuesOf(userId)]) {
+    const c = queue.opts.credential;
+    if (c && isSessionCredential(c) && ended(c)) actor.events.delete(queue);
+  }
+}
+
+/**
+ * After a user changed their own password, every web session of theirs stops, with its event
+ * queues, except the one it was changed through, which goes on (Django's
+ * update_session_auth_hash).
+ */
+export function keepSessionAfterPasswordChange(actor: RealmActor, userId: number, session: SessionRow | null): Promise<void> {
   return actor.exclusive(async () => {
-    const user = actor.user(session.userId);
+    const user = actor.user(userId);
     if (!user) return;
+    const kept = session ? sessionCredential(userId, session.idHash) : null;
+    dropSessionQueues(actor, userId, (c) => c !== kept);
+    if (!session) return;
     const authHash = sessionAuthHash(user);
     await updateSessionAuthHash(actor.sql, session.idHash, authHash);
     cacheSession(actor, { ...session, authHash }, session.idHash);

@@ -1,0 +1,306 @@
+// The realm actor's EventHub when its queues live in queue shards (see queueShards.ts). The
+// actor keeps every queue's options (to address and shape events as it always does) but no
+// events and no polls: what a queue would receive is batched per shard and sent once per
+// turn, each event once per shard with the ids of the queues it is for (a message object once
+// per batch, however many events carry it). Batches to one shard go one at a time, in order;
+// a refused or lost batch is sent again to the shard's current worker (shards skip numbers
+// they applied), so a shard that moves loses nothing.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../src/log.js';
+import { EventHub, type HubLimits } from '../src/events/hub.js';
+import type { EventQueue, QueueOptions, QueueSnapshot } from '../src/events/queue.js';
+import type { ServerEvent } from '../src/events/catalog/index.js';
+import { acceptsEvent } from '../src/events/shape.js';
+import { ApiError } from '../src/model/errors.js';
+import { shardName, shardOfUser } from './queueShards.js';
+import type { DeliverOp, ShardBatch, ShardOp, ShardReply } from './shardOps.js';
+
+/** Sends a batch to the worker that holds its shard now (or refuses: `ok: false`). */
+export type ShardSend = (batch: ShardBatch) => Promise<ShardReply>;
+
+export interface ShardedHubOptions {
+  subdomain: string;
+  shards: number;
+  send: ShardSend;
+  /** A batch not taken for this long is given up (its shard's queues are reset). */
+  retryBudgetMs: number;
+  log: Logger;
+}
+
+/** How often a quiet shard is asked which queues it dropped. */
+const SYNC_MS = 5_000;
+const RETRY_WAITS_MS = [0, 25, 50, 100, 200, 400, 800];
+
+/** The batch being filled for one shard: creations, then deliveries, then deletions. */
+class Pending {
+  creates: QueueSnapshot[] = [];
+  deletes: string[] = [];
+  reset = false;
+  list = false;
+  sync = false;
+  readonly messages: Record<string, unknown>[] = [];
+  private readonly messageIndex = new Map<object, number>();
+  /** Events in the order published, each with the queues it goes to. */
+  readonly items = new Map<unknown, { e: ServerEvent; q: string[] }>();
+  readonly waiters: { resolve: (r: ShardReply) => void; reject: (e: Error) => void }[] = [];
+
+  get empty(): boolean {
+    return !this.reset && !this.list && !this.sync && !this.creates.length && !this.deletes.length && !this.items.size;
+  }
+
+  add(event: ServerEvent, queueId: string): void {
+    let key: unknown = event;
+    let wire = event;
+    const e = event as ServerEvent & { message?: unknown; flags?: string[]; local_message_id?: string };
+    if (e.type === 'message' && e.message && typeof e.message === 'object') {
+      let m = this.messageIndex.get(e.message);
+      if (m === undefined) {
+        m = this.messages.push(e.message as Record<string, unknown>) - 1;
+        this.messageIndex.set(e.message, m);
+      }
+      // Events that differ only in their object (one per queue) but not in content travel once.
+      key = `${m}|${(e.flags ?? []).join(',')}|${e.local_message_id ?? ''}`;
+      wire = { ...e, message: m } as unknown as ServerEvent;
+    }
+    let item = this.items.get(key);
+    if (!item) this.items.set(key, (item = { e: wire, q: [] }));
+    item.q.push(queueId);
+  }
+
+  ops(): ShardOp[] {
+    const ops: ShardOp[] = [];
+    if (this.reset) ops.push({ op: 'reset' });
+    for (const queue of this.creates) ops.push({ op: 'create', queue });
+    if (this.items.size) ops.push({ op: 'deliver', messages: this.messages, items: [...this.items.values()] } satisfies DeliverOp);
+    if (this.deletes.length) ops.push({ op: 'delete', queues: this.deletes });
+    if (this.list) ops.push({ op: 'list' });
+    if (!ops.length && this.sync) ops.push({ op: 'sync' });
+    return ops;
+  }
+}
+
+/** The ordered stream of batches to one shard. */
+class Channel {
+  private pending = new Pending();
+  private sending = false;
+  private scheduled = false;
+  private seq = 0;
+  private lastSent = Date.now();
+
+  constructor(
+    private readonly hub: ShardedHub,
+    readonly shard: number,
+    readonly name: string,
+  ) {}
+
+  get idle(): boolean {
+    return !this.sending && this.pending.empty;
+  }
+
+  /** The batch being filled; it goes out at the end of this turn (or after the one in flight). */
+  get open(): Pending {
+    this.schedule();
+    return this.pending;
+  }
+
+  /** Resolves with the shard's answer to the batch that carries what was just added. */
+  answer(): Promise<ShardReply> {
+    const open = this.open;
+    return new Promise((resolve, reject) => open.waiters.push({ resolve, reject }));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.sending) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  sync(now: number): void {
+    if (!this.idle || now - this.lastSent < SYNC_MS) return;
+    this.open.sync = true;
+    void this.answer().catch(() => undefined);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.sending || this.pending.empty || this.hub.closed) return;
+    const batch = this.pending;
+    this.pending = new Pending();
+    this.sending = true;
+    const changes = batch.reset || batch.creates.length > 0 || batch.items.size > 0 || batch.deletes.length > 0;
+    const frame: ShardBatch = { unit: this.name, from: this.hub.id, seq: changes ? ++this.seq : 0, ops: batch.ops() };
+    try {
+      const reply = await this.deliver(frame);
+      this.lastSent = Date.now();
+      if (reply.ok) this.hub.gone(reply.gone);
+      for (const w of batch.waiters) w.resolve(reply);
+    } catch (err) {
+      for (const w of batch.waiters) w.reject(err as Error);
+      // What this shard's queues should have received is lost: they are reset, so their
+      // clients register again rather than miss events.
+      this.hub.lostShard(this.shard);
+    } finally {
+      this.sending = false;
+      if (!this.pending.empty) this.schedule();
+    }
+  }
+
+  /** Sends until a worker holding the shard takes the batch, within the retry budget. */
+  private async deliver(frame: ShardBatch): Promise<ShardReply & { ok: true }> {
+    const deadline = Date.now() + this.hub.o.retryBudgetMs;
+    let why = '';
+    for (let attempt = 0; ; attempt++) {
+      if (this.hub.closed) throw new Error('realm closed');
+      try {
+        const reply = await this.hub.o.send(frame);
+        if (reply.ok) return reply;
+        why = reply.reason;
+      } catch (err) {
+        why = (err as Error).message;
+      }
+      if (Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, RETRY_WAITS_MS[Math.min(attempt, RETRY_WAITS_MS.length - 1)]));
+    }
+    this.hub.o.log.warn({ shard: this.name, why }, 'queue shard did not take a batch');
+    throw new ApiError('SERVER_NOT_READY', 'The event queue server is not available right now; try again', 503);
+  }
+}
+
+export class ShardedHub extends EventHub {
+  readonly id = randomUUID();
+  closed = false;
+  private quiet = false;
+  private readonly channels: Channel[] = [];
+  private readonly creating = new Map<string, Promise<ShardReply>>();
+  private readonly syncTimer: NodeJS.Timeout;
+
+  constructor(
+    limits: HubLimits,
+    readonly o: ShardedHubOptions,
+  ) {
+    super(limits);
+    for (let k = 0; k < o.shards; k++) this.channels.push(new Channel(this, k, shardName(o.subdomain, k)));
+    this.syncTimer = setInterval(() => {
+      const now = Date.now();
+      for (const c of this.channels) c.sync(now);
+    }, SYNC_MS);
+    this.syncTimer.unref();
+  }
+
+  override get holdsQueues(): boolean {
+    return false;
+  }
+
+  private channelOf(userId: number): Channel {
+    return this.channels[shardOfUser(userId, this.o.shards)]!;
+  }
+
+  /**
+   * Before the realm serves: a realm handed over on purpose finds its queues in the shards;
+   * otherwise (first start, or its previous worker died with batches unsent) the shards drop
+   * the realm's queues, whose clients register again.
+   */
+  async attach(handedOver: boolean): Promise<void> {
+    const replies = await Promise.all(
+      this.channels.map((c) => {
+        if (handedOver) c.open.list = true;
+        else c.open.reset = true;
+        return c.answer();
+      }),
+    );
+    if (!handedOver) return;
+    this.quiet = true;
+    try {
+      for (const reply of replies) if (reply.ok && reply.queues) this.importQueues(reply.queues);
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  override create(opts: QueueOptions): EventQueue {
+    const channel = this.channelOf(opts.userId);
+    const queue = super.create(opts, `s${channel.shard}-${randomUUID()}`);
+    channel.open.creates.push(queue.snapshot()!);
+    const answer = channel.answer();
+    answer.catch(() => undefined);
+    this.creating.set(queue.id, answer);
+    return queue;
+  }
+
+  override async ready(queueId: string): Promise<void> {
+    const answer = this.creating.get(queueId);
+    if (!answer) return;
+    try {
+      await answer;
+    } catch (err) {
+      const queue = this.find(queueId);
+      if (queue) this.forget(queue);
+      throw err;
+    } finally {
+      this.creating.delete(queueId);
+    }
+  }
+
+  protected override deliver(queue: EventQueue, event: ServerEvent): boolean {
+    if (!queue.wants(event.type) || !acceptsEvent(queue, event)) return true;
+    this.channelOf(queue.userId).open.add(event, queue.id);
+    return true;
+  }
+
+  override delete(queue: EventQueue): void {
+    super.delete(queue);
+    if (!this.quiet && !this.closed) this.channelOf(queue.userId).open.deletes.push(queue.id);
+  }
+
+  /** Drops a queue here only (the shard dropped it, or never had it). */
+  private forget(queue: EventQueue): void {
+    this.quiet = true;
+    try {
+      super.delete(queue);
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  /** Queues a shard reports dropped (expired, overflowed, deleted by their client). */
+  gone(ids: string[]): void {
+    for (const id of ids) {
+      const queue = this.find(id);
+      if (queue) this.forget(queue);
+    }
+  }
+
+  /** A shard could not be reached for the retry budget: its queues are dropped here and there. */
+  lostShard(k: number): void {
+    if (this.closed) return;
+    for (const queue of [...this.allQueues()]) if (shardOfUser(queue.userId, this.o.shards) === k) this.forget(queue);
+    const channel = this.channels[k]!;
+    channel.open.reset = true;
+    void channel.answer().catch(() => undefined);
+  }
+
+  /** Shards expire their queues themselves (the actor never sees polls). */
+  override collectGarbage(): number {
+    return 0;
+  }
+
+  /** Resolves once every batch went out (a planned hand-off of the realm), within `ms`. */
+  async flush(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!this.channels.every((c) => c.idle)) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return true;
+  }
+
+  /** The actor closes: the queues stay in their shards (for the realm's next actor). */
+  override close(): void {
+    this.closed = true;
+    clearInterval(this.syncTimer);
+    this.quiet = true;
+    super.close();
+  }
+}
