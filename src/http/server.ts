@@ -39,6 +39,12 @@ export interface FrontOptions {
   health: () => Record<string, unknown>;
   /** Where uploaded files go (default: the one the configuration names). */
   storage?: FileStorage;
+  /**
+   * Whether requests are limited per client address (RATE_LIMITS api_by_ip; default yes).
+   * Without that and without request lines in the log, nothing uses the client's address,
+   * and the front does not read it (reading it costs uWebSockets a new ArrayBuffer).
+   */
+  limitsByAddress?: boolean;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -196,11 +202,14 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = clientAddress(
-      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
-      this.trustedProxies.size ? req.getHeader('x-forwarded-for') : '',
-      this.trustedProxies,
-    );
+    const logged = this.o.log.isLevelEnabled('info');
+    const remoteAddress = this.o.limitsByAddress !== false || logged
+      ? clientAddress(
+          Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+          this.trustedProxies.size ? req.getHeader('x-forwarded-for') : '',
+          this.trustedProxies,
+        )
+      : undefined;
     const isJson = url.startsWith(JSON_PREFIX + '/');
     const isFile = url.startsWith(UPLOADS_PREFIX);
     const range = isFile ? req.getHeader('range') : '';
@@ -233,7 +242,7 @@ export class FrontServer {
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
       // The line's object is not even built when request lines are not logged.
-      if (this.o.log.isLevelEnabled('info')) {
+      if (logged) {
         this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
       }
     };
