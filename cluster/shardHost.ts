@@ -18,7 +18,9 @@ import { errorResponse, successBody } from '../src/http/envelope.js';
 import { parseParams, p } from '../src/http/params.js';
 import { registerParams } from '../src/register/args.js';
 import { ApiError, unauthorized } from '../src/model/errors.js';
-import { queueCredential } from '../src/auth/queueCredential.js';
+import { csrfDigest, queueCredential } from '../src/auth/queueCredential.js';
+import { secretsEqual } from '../src/auth/keys.js';
+import { checkOrigin, csrfFailed, sessionRequired } from '../src/api/sessionRequest.js';
 import type { GateOutcome } from './realmGate.js';
 import type { MembershipView } from './membership.js';
 import type { RedisKeys } from './redis.js';
@@ -76,6 +78,8 @@ export interface ShardHostDeps {
   view: MembershipView;
   limits: HubLimits;
   timing: { LEASE_TTL_MS: number; LEASE_RENEW_MS: number };
+  /** `http://` or `https://`: the web client's Origin check on DELETE /json/events. */
+  uriScheme: string;
   log: Logger;
 }
 
@@ -209,8 +213,16 @@ export class ShardHost {
       const { args, ignored } = parseParams(req.method === 'GET' ? pollParams : { queue_id: p.string() }, req.params);
       const queue = unit.hub.find(args.queue_id);
       const credential = queueCredential(req, queue?.userId ?? 0);
-      if (credential === null) throw unauthorized();
-      if (!queue || queue.opts.credential !== credential) throw badEventQueueId(args.queue_id);
+      if (credential === null) throw req.prefix === 'json' ? sessionRequired() : unauthorized();
+      if (!queue || !queue.opts.credential || !secretsEqual(queue.opts.credential, credential)) throw badEventQueueId(args.queue_id);
+      // The web client's DELETE passes Django's CSRF checks, as on the realm's worker.
+      if (req.method === 'DELETE' && req.prefix === 'json') {
+        checkOrigin(this.d.uriScheme, req);
+        if (!req.csrfToken) throw csrfFailed('CSRF token missing.');
+        if (!queue.opts.csrf || !secretsEqual(queue.opts.csrf, csrfDigest(req.csrfToken))) {
+          throw csrfFailed("CSRF token from the 'X-Csrftoken' HTTP header incorrect.");
+        }
+      }
       const extra = ignored.length ? { ignored_parameters_unsupported: ignored } : {};
       if (req.method === 'DELETE') {
         unit.hub.delete(queue);

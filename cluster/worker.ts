@@ -58,7 +58,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const queues = new QueueStore(redis, keys, cc, wlog);
   const shardHost = sharded
     ? new ShardHost({
-        selfId: id, redis, keys, view, timing: cc, log: wlog,
+        selfId: id, redis, keys, view, timing: cc, uriScheme: config.EXTERNAL_URI_SCHEME, log: wlog,
         limits: { heartbeatSeconds: config.HEARTBEAT_SECONDS, maxEvents: config.QUEUE_MAX_EVENTS, maxBytes: config.QUEUE_MAX_BYTES, counters: worker.counters },
       })
     : null;

@@ -22,9 +22,10 @@ export const csrfFailed = (reason: string) => new ApiError('CSRF_FAILED', `CSRF 
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function checkOrigin(actor: RealmActor, req: ApiRequest): void {
+/** Django's origin check: an Origin header, when sent, must be this site. */
+export function checkOrigin(uriScheme: string, req: Pick<ApiRequest, 'origin' | 'host'>): void {
   if (req.origin === undefined) return;
-  const expected = `${actor.services.config.EXTERNAL_URI_SCHEME}${(req.host ?? '').toLowerCase()}`;
+  const expected = `${uriScheme}${(req.host ?? '').toLowerCase()}`;
   if (req.origin.toLowerCase() !== expected) throw csrfFailed(`Origin checking failed - ${req.origin} does not match any trusted origins.`);
 }
 
@@ -42,7 +43,7 @@ export async function authenticateJsonRequest(actor: RealmActor, req: ApiRequest
   const found = auth === 'none' ? null : await authenticateSession(actor, req.sessionId);
   if (!found && auth === 'user') throw sessionRequired();
   if (!SAFE_METHODS.has(req.method)) {
-    checkOrigin(actor, req);
+    checkOrigin(actor.services.config.EXTERNAL_URI_SCHEME, req);
     if (found) checkToken(req, found.session);
   }
   return found ? { user: found.user, session: found.session } : { user: null };

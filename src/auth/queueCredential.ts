@@ -17,6 +17,17 @@ export const sessionCredential = (userId: number, idHash: string) => digest('s',
 
 export const isSessionCredential = (credential: string | undefined) => credential?.startsWith('s.') === true;
 
+type Caller = Pick<ApiRequest, 'prefix' | 'sessionId' | 'authorization' | 'csrfToken'>;
+
+/** What a queue keeps of its caller: the credential's digest, and for a web session its CSRF token's. */
+export function queueAccess(req: Caller, userId: number): { credential?: string; csrf?: string } {
+  const credential = queueCredential(req, userId);
+  if (!credential) return {};
+  return req.prefix === 'json' && req.csrfToken ? { credential, csrf: csrfDigest(req.csrfToken) } : { credential };
+}
+
+export const csrfDigest = (token: string) => createHash('sha256').update(token).digest('base64url');
+
 /** The digest a queue of `userId` keeps of the request's credential; null without one. */
 export function queueCredential(req: Pick<ApiRequest, 'prefix' | 'sessionId' | 'authorization'>, userId: number): string | null {
   if (req.prefix === 'json') return req.sessionId ? sessionCredential(userId, sessionIdHash(req.sessionId)) : null;

@@ -35,6 +35,8 @@ export interface QueueOptions {
    * where its polls are answered by a process that does not hold the realm (queue shards).
    */
   credential?: string;
+  /** For a queue registered through a web session: a digest of the session's CSRF token. */
+  csrf?: string;
 }
 
 /** A queue as plain JSON data, to move it to another process (see EventHub.exportQueues). */

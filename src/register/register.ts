@@ -12,8 +12,8 @@ import type { NarrowTerm } from '../model/narrow.js';
 
 
 
-/** `credential`: the digest of the caller's credential (auth/queueCredential.ts), kept with the queue. */
-export async function registerQueue(actor: RealmActor, user: User, args: RegisterArgs, clientName: string, credential: string | null = null) {
+/** `access`: what the queue keeps of the caller's credential (auth/queueCredential.ts). */
+export async function registerQueue(actor: RealmActor, user: User, args: RegisterArgs, clientName: string, access: { credential?: string; csrf?: string } = {}) {
   const narrow: NarrowTerm[] = normalizeNarrow(args.narrow);
   checkNarrowForEvents(narrow);
   // Guests never see channels they are not subscribed to (CVE-2021-30479).
@@ -41,7 +41,7 @@ export async function registerQueue(actor: RealmActor, user: User, args: Registe
       slimPresence: args.slim_presence || args.presence_last_update_id !== undefined,
       lifespanSeconds: lifespan,
       clientName,
-      ...(credential ? { credential } : {}),
+      ...access,
     });
     const state = await initialState(actor, user, fetchTypes ? new Set(fetchTypes) : null, args, narrow);
     return {

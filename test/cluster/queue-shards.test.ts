@@ -8,6 +8,7 @@ import { ClusterClient, TestCluster, httpRequest } from '../helpers/cluster.js';
 import { Placement } from '../../cluster/placement.js';
 import { shardName, shardOfUser } from '../../cluster/queueShards.js';
 import { Listener, Writer, pickRealms, sleep } from './load.js';
+import { until } from '../helpers/ownServer.js';
 
 const two = new Placement(['w1', 'w2']);
 const three = new Placement(['w1', 'w2', 'w3']);
@@ -120,6 +121,50 @@ describe('queue shards', () => {
     expect(deleted.status).toBe(200);
     const after = await members[0]!.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
     expect([after.status, after.body.code]).toEqual([400, 'BAD_EVENT_QUEUE_ID']);
+  }, 30_000);
+
+  it('serve a web session’s queue: polls by cookie, Django’s CSRF check on delete, and logout ends it', async () => {
+    const member = members[1]!;
+    const host = `${realm}.localhost:${owner.port}`;
+    const web = (method: string, path: string, headers: Record<string, string>, body?: Record<string, string>) =>
+      httpRequest(owner.port, {
+        method, path: `/json${path}`, host,
+        headers: { ...headers, ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+        body: body ? new URLSearchParams(body).toString() : undefined,
+      });
+    const login = await web('POST', '/login', { Origin: `http://${host}` }, { username: member.email, password: 'member-password-1' });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const set = ([] as string[]).concat(login.headers['set-cookie'] ?? []);
+    const value = (name: string) => set.find((c) => c.startsWith(`${name}=`))!.split(';')[0]!.slice(name.length + 1);
+    const cookie = `sessionid=${value('sessionid')}; csrftoken=${value('csrftoken')}`;
+    const csrf = value('csrftoken');
+    const register = async () => {
+      const r = await web('POST', '/register', { Cookie: cookie, 'X-CSRFToken': csrf }, { event_types: '["message"]', fetch_event_types: '[]' });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.queue_id as string;
+    };
+    const poll = (queueId: string, headers: Record<string, string> = { Cookie: cookie }) =>
+      web('GET', `/events?queue_id=${queueId}&last_event_id=-1&dont_block=true`, headers);
+
+    const q1 = await register();
+    expect(q1).toMatch(new RegExp(`^s${shardOfUser(member.userId, 2)}-`));
+    expect((await poll(q1)).status).toBe(200);
+    const noSession = await poll(q1, {});
+    expect([noSession.status, noSession.headers['www-authenticate']]).toEqual([401, 'Session realm="zulip"']);
+    const noToken = await web('DELETE', `/events?queue_id=${q1}`, { Cookie: cookie });
+    expect([noToken.status, noToken.body.code]).toEqual([403, 'CSRF_FAILED']);
+    const wrongToken = await web('DELETE', `/events?queue_id=${q1}`, { Cookie: cookie, 'X-CSRFToken': 'x'.repeat(32) });
+    expect([wrongToken.status, wrongToken.body.code]).toEqual([403, 'CSRF_FAILED']);
+    expect((await poll(q1)).status).toBe(200);
+    expect((await web('DELETE', `/events?queue_id=${q1}`, { Cookie: cookie, 'X-CSRFToken': csrf })).status).toBe(200);
+    expect((await poll(q1)).body.code).toBe('BAD_EVENT_QUEUE_ID');
+
+    const q2 = await register();
+    expect((await web('POST', '/logout', { Cookie: cookie, 'X-CSRFToken': csrf }, {})).status).toBe(200);
+    // The shard cannot look sessions up: the logout itself ended the session's queue there.
+    await until(async () => (await member.get('/events', { queue_id: q2, last_event_id: -1, dont_block: true })).body.code === 'BAD_EVENT_QUEUE_ID', 'the queue to end');
+    const after = await poll(q2);
+    expect(after.status).toBe(400);
   }, 30_000);
 
   it('move with their queues when a worker joins and when one leaves on SIGTERM', async () => {
