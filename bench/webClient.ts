@@ -9,11 +9,11 @@
 // /usr/bin/chromium. Prints a table; the figures go to web/README.md by hand.
 import { spawn, execFile } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { chromium } from 'playwright-core';
+import { freePort } from '../scripts/freePort.js';
 
 const run = promisify(execFile);
 const { values } = parseArgs({
@@ -24,17 +24,6 @@ const CHANNELS = Number(values.channels);
 const ROUNDS = Number(values.rounds);
 const ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PASSWORD = 'bench-password-1';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,6 +8,7 @@ import type { Config } from '../src/config.js';
 import type { Logger } from '../src/log.js';
 import { FrontServer } from '../src/http/server.js';
 import { Metrics } from '../src/http/metrics.js';
+import { parseRateLimits } from '../src/auth/rateLimit.js';
 import type { ClusterConfig } from './config.js';
 import { connectRedis, redisKeys } from './redis.js';
 import { MembershipView } from './membership.js';
@@ -41,6 +42,7 @@ export async function startClusterFront(config: Config, cc: ClusterConfig, log: 
     router,
     log: flog,
     metrics,
+    limitsByAddress: parseRateLimits(config.RATE_LIMITS).api_by_ip !== null,
     health: () => ({ status: 'ok', role: 'front', id, workers: router.workers() }),
   });
   const port = await front.listen(config.PORT, config.HOST);

@@ -9,6 +9,7 @@ import { startWorker } from './worker/index.js';
 import { InProcessRouter } from './http/inProcessRouter.js';
 import { FrontServer } from './http/server.js';
 import { Metrics } from './http/metrics.js';
+import { parseRateLimits } from './auth/rateLimit.js';
 import { registerWorkerMetrics } from './worker/metrics.js';
 
 async function main(): Promise<void> {
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     router: new InProcessRouter(worker.handler),
     log,
     metrics,
+    limitsByAddress: parseRateLimits(config.RATE_LIMITS).api_by_ip !== null,
     health: () => ({ status: 'ok', role: 'all', realms_active: worker.registry.activeCount }),
   });
   const port = await front.listen(config.PORT, config.HOST);

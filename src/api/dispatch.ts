@@ -5,7 +5,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { authenticateWebhook, INVALID_API_KEY } from '../auth/webhook.js';
 import type { RealmRegistry } from '../realm/registry.js';
 import type { ApiRequest, ApiResponse, HandlerOutcome, RequestHandler } from '../http/contract.js';
-import { errorResponse, internalErrorResponse, successBody } from '../http/envelope.js';
+import { errorResponse, internalErrorResponse, successBody, successJson } from '../http/envelope.js';
 import { apiErrorForFailure } from '../http/failures.js';
 import { RealmNotHereError } from '../realm/services.js';
 import { BotType } from '../model/types.js';
@@ -13,12 +13,12 @@ import type { User } from '../model/types.js';
 import type { Logger } from '../log.js';
 import { fileRouteTable, routeTable } from './routes.js';
 import type { FileToServe } from '../http/contract.js';
-import { hasJsonText, spliceJson } from '../http/jsonText.js';
+import { hasJsonText, JsonText, spliceJson } from '../http/jsonText.js';
 import { authenticateJsonRequest } from './sessionRequest.js';
 import type { SessionRow } from '../db/sessions.js';
 import type { Endpoint } from './endpoint.js';
 import type { RealmActor } from '../realm/actor.js';
-import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore } from '../auth/rateLimit.js';
+import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore, type RateRule } from '../auth/rateLimit.js';
 
 /**
  * Per parameter spec: the values of the parameters whose absence parses to a plain value
@@ -68,6 +68,19 @@ function failure(err: unknown, log: Logger, req: ApiRequest, route?: string): Ap
 /** GET /events parks until there is something to say: limiting it would only delay events. */
 const notLimited = (method: string, route: string) => method === 'GET' && route === '/events';
 
+interface Caller {
+  user: User | null;
+  session?: SessionRow;
+}
+
+/** A caller by API key; incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks). */
+function apiCaller(user: User, req: ApiRequest, route: string): Caller {
+  if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
+    throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
+  }
+  return { user };
+}
+
 export interface RateLimiting {
   rules: RateLimitRules;
   store: RateLimitStore;
@@ -83,14 +96,21 @@ export class WorkerRequestHandler implements RequestHandler {
   ) {}
 
   /**
-   * Spends one request of the caller's budget: a user's (Zulip's api_by_user) or, without
-   * credentials, the address's (api_by_ip). Over budget: 429 RATE_LIMIT_HIT. Authenticated
-   * answers carry the X-RateLimit headers. A store out of reach lets the request through.
+   * The rule a request spends from: a user's (Zulip's api_by_user) or, without credentials,
+   * the address's (api_by_ip); null when that limit is off, so that nothing is spent, awaited
+   * or sent (Zulip sends no X-RateLimit headers with rate limiting off).
    */
-  private async spend(user: User | null, req: ApiRequest, route: string): Promise<Record<string, string> | undefined> {
-    if (notLimited(req.method, route)) return undefined;
-    const rule = user ? this.limiting.rules.api_by_user : this.limiting.rules.api_by_ip;
-    if (!rule) return undefined;
+  private ruleFor(user: User | null, req: ApiRequest, route: string): RateRule | null {
+    if (notLimited(req.method, route)) return null;
+    return user ? this.limiting.rules.api_by_user : this.limiting.rules.api_by_ip;
+  }
+
+  /**
+   * Spends one request of the caller's budget under its rule (see ruleFor). Over budget: 429
+   * RATE_LIMIT_HIT. Authenticated answers carry the X-RateLimit headers. A store out of reach
+   * lets the request through.
+   */
+  private async spend(user: User | null, req: ApiRequest, rule: RateRule): Promise<Record<string, string> | undefined> {
     const key = user ? `user:${user.realmId}:${user.id}` : `ip:${req.remoteAddress ?? 'unknown'}`;
     let verdict;
     try {
@@ -127,31 +147,42 @@ export class WorkerRequestHandler implements RequestHandler {
       }
       const { endpoint, pathParams } = match;
       route = endpoint.path;
-      const actor = await this.registry.get(req.subdomain);
+      // A realm already in memory is taken without a wait; only loading one is awaited.
+      const actor = this.registry.activeBySubdomain(req.subdomain) ?? (await this.registry.get(req.subdomain));
       if (!actor) throw new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
       actor.lastUsed = Date.now();
       let session: SessionRow | undefined;
       try {
-        ({ user, session } = await this.authenticateFor(endpoint, actor, req, route, isFile));
+        const caller = this.authenticateFor(endpoint, actor, req, route, isFile);
+        ({ user, session } = caller instanceof Promise ? await caller : caller);
       } catch (err) {
         // Failed credentials spend the address's budget: keys cannot be guessed without limit.
-        if (err instanceof ApiError && err.status === 401) await this.spend(null, req, route);
+        const rule = err instanceof ApiError && err.status === 401 ? this.ruleFor(null, req, route) : null;
+        if (rule) await this.spend(null, req, rule);
         throw err;
       }
-      limitHeaders = await this.spend(user, req, route);
+      const rule = this.ruleFor(user, req, route);
+      if (rule) limitHeaders = await this.spend(user, req, rule);
       const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
       const cookies: string[] = [];
       let file: FileToServe | undefined;
       const serve = (f: FileToServe) => (file = f);
-      const result = await endpoint.handler({ actor, user: user as User, args, req, session, cookies, serve });
+      const answer = endpoint.handler({ actor, user: user as User, args, req, session, cookies, serve });
+      const result = answer instanceof Promise ? await answer : answer;
       if (file) return { kind: 'response', res: { status: 200, body: successBody(), file, route, userId: user?.id } };
-      const body = successBody(result);
       // Webhooks take the tool's own options; Zulip reports no ignored parameters for them.
-      if (ignored.length && endpoint.auth !== 'webhook') body.ignored_parameters_unsupported = ignored;
-      // Cached JSON text in the body: the body travels as text from here on.
-      const res: ApiResponse = hasJsonText(body)
-        ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
-        : { status: 200, body, route, userId: user?.id };
+      const reported = ignored.length && endpoint.auth !== 'webhook' ? ignored : undefined;
+      let res: ApiResponse;
+      if (result instanceof JsonText) {
+        res = { status: 200, body: successBody(), bodyJson: successJson(result, reported), route, userId: user?.id };
+      } else {
+        const body = successBody(result);
+        if (reported) body.ignored_parameters_unsupported = reported;
+        // Cached JSON text in the body: the body travels as text from here on.
+        res = hasJsonText(body)
+          ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
+          : { status: 200, body, route, userId: user?.id };
+      }
       if (cookies.length) res.cookies = cookies;
       if (limitHeaders) res.headers = { ...res.headers, ...limitHeaders };
       return { kind: 'response', res };
@@ -163,37 +194,36 @@ export class WorkerRequestHandler implements RequestHandler {
     }
   }
 
-  /** Who is calling, as the endpoint's kind of authentication says. */
-  private async authenticateFor(
+  /**
+   * Who is calling, as the endpoint's kind of authentication says; an API key known to the
+   * realm is checked without a wait.
+   */
+  private authenticateFor(
     endpoint: Endpoint,
     actor: RealmActor,
     req: ApiRequest,
     route: string,
     isFile: boolean,
-  ): Promise<{ user: User | null; session?: SessionRow }> {
+  ): Caller | Promise<Caller> {
     if (endpoint.auth === 'webhook') {
-      return { user: await this.withRefresh(() => authenticateWebhook(actor, req.params.api_key, req.authorization)) };
+      const user = this.withRefresh(() => authenticateWebhook(actor, req.params.api_key, req.authorization));
+      return user instanceof Promise ? user.then((u) => ({ user: u })) : { user };
     }
     if (req.prefix === 'json' || (isFile && !req.authorization)) return authenticateJsonRequest(actor, req, endpoint.auth);
     if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && req.authorization)) {
-      const user = await this.withRefresh(() => authenticate(actor, req.authorization));
-      // Incoming-webhook bots may only send messages (Zulip's allow_incoming_webhooks).
-      if (user.botType === BotType.INCOMING_WEBHOOK && !(req.method === 'POST' && route === '/messages')) {
-        throw new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
-      }
-      return { user };
+      const user = this.withRefresh(() => authenticate(actor, req.authorization));
+      return user instanceof Promise ? user.then((u) => apiCaller(u, req, route)) : apiCaller(user, req, route);
     }
     return { user: null };
   }
 
   /** Authenticates; an unknown key is tried again after catching up on users made elsewhere. */
-  private async withRefresh(login: () => User): Promise<User> {
+  private withRefresh(login: () => User): User | Promise<User> {
     try {
       return login();
     } catch (err) {
       if (!(err instanceof ApiError) || err.message !== INVALID_API_KEY) throw err;
-      await this.refreshUsers();
-      return login();
+      return this.refreshUsers().then(login);
     }
   }
 

@@ -2,9 +2,10 @@
 // Handlers read from the actor's memory and call actions for every change.
 import type { Args, ParamSpec } from '../http/params.js';
 import type { RealmActor } from '../realm/actor.js';
-import type { ApiRequest, FileToServe } from '../http/contract.js';
+import type { ApiRequest, FileToServe, UploadedFile } from '../http/contract.js';
 import type { User } from '../model/types.js';
 import type { SessionRow } from '../db/sessions.js';
+import type { JsonText } from '../http/jsonText.js';
 
 /**
  * `webhook`: an incoming webhook, whose caller is named by an `api_key` parameter (or Basic
@@ -28,6 +29,13 @@ export interface Ctx<P extends ParamSpec, A extends AuthMode> {
 
 export type Body = Record<string, unknown>;
 
+/**
+ * What a handler answers: the fields of the success body, or their JSON text made ahead (an
+ * object's text, whose members follow the envelope's). A handler that needs no await may
+ * answer without a promise.
+ */
+export type Answer = Body | JsonText;
+
 export interface Endpoint {
   method: Method;
   path: string;
@@ -38,7 +46,7 @@ export interface Endpoint {
    */
   only?: 'json' | 'file';
   params: ParamSpec;
-  handler: (ctx: Ctx<ParamSpec, AuthMode>) => Promise<Body>;
+  handler: (ctx: Ctx<ParamSpec, AuthMode>) => Answer | Promise<Answer>;
 }
 
 export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
@@ -47,7 +55,21 @@ export function endpoint<P extends ParamSpec, A extends AuthMode>(def: {
   auth: A;
   only?: 'json' | 'file';
   params: P;
-  handler: (ctx: Ctx<P, A>) => Promise<Body>;
+  handler: (ctx: Ctx<P, A>) => Answer | Promise<Answer>;
 }): Endpoint {
   return def as unknown as Endpoint;
+}
+
+/** POST of a multipart upload with no other parameters: the files go to `upload` as they came. */
+export function fileUploadEndpoint(
+  path: string,
+  upload: (actor: RealmActor, user: User, files: UploadedFile[] | undefined) => Promise<Body>,
+): Endpoint {
+  return endpoint({
+    method: 'POST',
+    path,
+    auth: 'user',
+    params: {},
+    handler: ({ actor, user, req }) => upload(actor, user, req.files),
+  });
 }

@@ -1,19 +1,13 @@
 // The organization's icon and logo (`night` says which logo, and is required as in Zulip):
 // upload one image, or go back to the default.
-import { endpoint } from './endpoint.js';
+import { endpoint, fileUploadEndpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { deleteRealmImage, uploadRealmImage } from '../actions/realm/images.js';
 
 export const realmImageEndpoints = [
-  endpoint({
-    method: 'POST',
-    path: '/realm/icon',
-    auth: 'user',
-    params: {},
-    async handler({ actor, user, req }) {
-      const view = await uploadRealmImage(actor, user, 'icon', req.files);
-      return { icon_url: view.icon_url };
-    },
+  fileUploadEndpoint('/realm/icon', async (actor, user, files) => {
+    const view = await uploadRealmImage(actor, user, 'icon', files);
+    return { icon_url: view.icon_url };
   }),
   endpoint({
     method: 'DELETE',

@@ -1,22 +1,14 @@
 // Uploaded files: POST /user_uploads, temporary URLs, the caller's list of uploads and their
 // deletion; and the files themselves under /user_uploads/ (outside the API prefixes), which
 // the front streams from storage once the access check here passed.
-import { endpoint } from './endpoint.js';
+import { endpoint, fileUploadEndpoint } from './endpoint.js';
 import { p } from '../http/params.js';
 import { temporaryUploadUrl, uploadFile } from '../actions/files/uploads.js';
 import { deleteAttachment } from '../actions/files/attachments.js';
 import { listAttachments, readableThumbnailSource, readableUpload, thumbnailToServe, uploadByToken, uploadToServe } from '../queries/attachments.js';
 
 export const uploadEndpoints = [
-  endpoint({
-    method: 'POST',
-    path: '/user_uploads',
-    auth: 'user',
-    params: {},
-    async handler({ actor, user, req }) {
-      return uploadFile(actor, user, req.files);
-    },
-  }),
+  fileUploadEndpoint('/user_uploads', uploadFile),
   endpoint({
     method: 'GET',
     path: '/user_uploads/{realm_id_str}/{filename+}',

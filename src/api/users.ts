@@ -8,7 +8,7 @@ import { createUser } from '../actions/users/create.js';
 import { formatUser, inaccessibleUserView } from '../views/users.js';
 import { profileDataFor } from '../views/profileFields.js';
 import { userByPathKey } from '../queries/users.js';
-import { newestReceivedMessageId } from '../queries/messages.js';
+import { ownUserJson } from '../queries/ownUser.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { User } from '../model/types.js';
 
@@ -74,9 +74,8 @@ export const userEndpoints = [
     path: '/users/me',
     auth: 'user',
     params: {},
-    async handler({ actor, user }) {
-      const self = view(actor, user, user, { client_gravatar: false, include_custom_profile_fields: true });
-      return { ...self, max_message_id: await newestReceivedMessageId(actor, user) };
+    handler({ actor, user }) {
+      return ownUserJson(actor, user);
     },
   }),
   endpoint({

@@ -7,27 +7,20 @@ import { CacheKey } from '../realm/caches.js';
 import type { User } from '../model/types.js';
 
 /**
- * Headers that authenticated recently, per realm: the full Authorization value → the user it
- * named, with the key and email it was checked against. A client sends the same header on
- * every request, so a hit skips decoding it and hashing the key. A hit is re-checked against
- * the user as they are now (key compared in constant time, email, active), so a changed key,
- * email or deactivation takes effect on the next request.
+ * Headers that authenticated recently, per realm: the full Authorization value → the User
+ * object it was checked against. A client sends the same header on every request, so a hit
+ * skips decoding it and hashing the key. A hit holds only while that object is the user's
+ * current one: every change to a user (key, email, deactivation) replaces the object
+ * (RealmState.putUser), and the header is then checked in full again on its next request.
  */
-interface KnownHeader {
-  userId: number;
-  apiKey: string;
-  deliveryEmail: string;
-}
-
 const MAX_KNOWN_HEADERS = 10_000;
-const knownHeaders = new CacheKey('authorization headers', () => new Map<string, KnownHeader>());
+const knownHeaders = new CacheKey('authorization headers', () => new Map<string, User>());
 
 function knownUser(actor: RealmActor, header: string): User | null {
   const map = actor.caches.get(knownHeaders);
   const known = map.get(header);
   if (!known) return null;
-  const user = actor.state.users.get(known.userId);
-  if (user && user.deliveryEmail === known.deliveryEmail && secretsEqual(user.apiKey, known.apiKey)) return user;
+  if (actor.state.users.get(known.id) === known) return known;
   map.delete(header);
   return null;
 }
@@ -35,7 +28,7 @@ function knownUser(actor: RealmActor, header: string): User | null {
 function remember(actor: RealmActor, header: string, user: User): void {
   const map = actor.caches.get(knownHeaders);
   if (map.size >= MAX_KNOWN_HEADERS) map.clear();
-  map.set(header, { userId: user.id, apiKey: user.apiKey, deliveryEmail: user.deliveryEmail });
+  map.set(header, user);
 }
 
 function checkUsable(actor: RealmActor, user: User): User {

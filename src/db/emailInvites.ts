@@ -2,37 +2,23 @@
 // day (the per-day limit).
 import type { Sql } from './connect.js';
 import type { EmailInvite } from '../model/types.js';
+import { grantOfRow, rowOfGrant, type InviteGrantRow } from './inviteGrants.js';
 
 export const InviteStatus = { PENDING: 0, USED: 1, REVOKED: 2 } as const;
 
-interface Row {
+interface Row extends InviteGrantRow {
   id: number;
-  realm_id: number;
   email: string;
-  invite_key: string;
-  referred_by: number;
-  invited_as: number;
-  stream_ids: number[];
-  group_ids: number[];
-  include_realm_default_subscriptions: boolean;
   notify_referrer_on_join: boolean;
   invited_at: Date;
-  expires_at: Date | null;
 }
 
 const toInvite = (r: Row): EmailInvite => ({
+  ...grantOfRow(r),
   id: r.id,
-  realmId: r.realm_id,
   email: r.email,
-  key: r.invite_key,
-  referredBy: r.referred_by,
-  invitedAs: r.invited_as,
-  streamIds: r.stream_ids,
-  groupIds: r.group_ids,
-  includeRealmDefaultSubscriptions: r.include_realm_default_subscriptions,
   notifyReferrerOnJoin: r.notify_referrer_on_join,
   invitedAt: r.invited_at,
-  expiresAt: r.expires_at,
 });
 
 export async function loadPendingEmailInvites(sql: Sql, realmId: number): Promise<EmailInvite[]> {
@@ -41,12 +27,8 @@ export async function loadPendingEmailInvites(sql: Sql, realmId: number): Promis
 }
 
 export async function insertEmailInvite(sql: Sql, i: Omit<EmailInvite, 'id' | 'invitedAt'>): Promise<EmailInvite> {
-  const rows = await sql<Row[]>`
-    INSERT INTO email_invites (realm_id, email, invite_key, referred_by, invited_as, stream_ids, group_ids,
-                               include_realm_default_subscriptions, notify_referrer_on_join, expires_at)
-    VALUES (${i.realmId}, ${i.email}, ${i.key}, ${i.referredBy}, ${i.invitedAs}, ${i.streamIds}, ${i.groupIds},
-            ${i.includeRealmDefaultSubscriptions}, ${i.notifyReferrerOnJoin}, ${i.expiresAt})
-    RETURNING *`;
+  const row = { ...rowOfGrant(i), email: i.email, notify_referrer_on_join: i.notifyReferrerOnJoin };
+  const rows = await sql<Row[]>`INSERT INTO email_invites ${sql(row)} RETURNING *`;
   return toInvite(rows[0]!);
 }
 

@@ -1,32 +1,18 @@
 // Queries on reusable invitation links.
 import type { Sql } from './connect.js';
 import type { MultiuseInvite } from '../model/types.js';
+import { grantOfRow, rowOfGrant, type InviteGrantRow } from './inviteGrants.js';
 
-interface InviteRow {
+interface InviteRow extends InviteGrantRow {
   id: number;
-  realm_id: number;
-  invite_key: string;
-  referred_by: number;
-  invited_as: number;
-  stream_ids: number[];
-  group_ids: number[];
-  include_realm_default_subscriptions: boolean;
   created_at: Date;
-  expires_at: Date | null;
   revoked: boolean;
 }
 
 const toInvite = (r: InviteRow): MultiuseInvite => ({
+  ...grantOfRow(r),
   id: r.id,
-  realmId: r.realm_id,
-  key: r.invite_key,
-  referredBy: r.referred_by,
-  invitedAs: r.invited_as,
-  streamIds: r.stream_ids,
-  groupIds: r.group_ids,
-  includeRealmDefaultSubscriptions: r.include_realm_default_subscriptions,
   createdAt: r.created_at,
-  expiresAt: r.expires_at,
   revoked: r.revoked,
 });
 
@@ -37,12 +23,7 @@ export async function loadRealmInvites(sql: Sql, realmId: number): Promise<Multi
 }
 
 export async function insertInvite(sql: Sql, i: Omit<MultiuseInvite, 'id' | 'createdAt' | 'revoked'>): Promise<MultiuseInvite> {
-  const rows = await sql<InviteRow[]>`
-    INSERT INTO multiuse_invites (realm_id, invite_key, referred_by, invited_as, stream_ids, group_ids,
-                                  include_realm_default_subscriptions, expires_at)
-    VALUES (${i.realmId}, ${i.key}, ${i.referredBy}, ${i.invitedAs}, ${i.streamIds}, ${i.groupIds},
-            ${i.includeRealmDefaultSubscriptions}, ${i.expiresAt})
-    RETURNING *`;
+  const rows = await sql<InviteRow[]>`INSERT INTO multiuse_invites ${sql(rowOfGrant(i))} RETURNING *`;
   return toInvite(rows[0]!);
 }
 

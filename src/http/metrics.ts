@@ -10,6 +10,8 @@ interface RouteLatency {
   buckets: number[];
   sum: number;
   count: number;
+  /** Requests by status. */
+  statuses: Map<number, number>;
 }
 
 interface MetricValue {
@@ -20,8 +22,8 @@ interface MetricValue {
 
 /**
  * A metric the registry renders from `get()`. Request counts and latencies are kept in plain
- * maps keyed by route and method (one lookup and a few additions per request) and turned into
- * Prometheus samples only when scraped.
+ * maps by route and method (two lookups and a few additions per request, no key to build) and
+ * turned into Prometheus samples only when scraped.
  */
 function scrapedMetric(registry: client.Registry, name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]): void {
   const metric = {
@@ -37,17 +39,17 @@ function scrapedMetric(registry: client.Registry, name: string, help: string, ty
 
 export class Metrics {
   readonly registry = new client.Registry();
-  private readonly requestCounts = new Map<string, { route: string; method: string; status: string; count: number }>();
-  private readonly latencies = new Map<string, RouteLatency>();
+  /** Route → method → its latencies and counts. */
+  private readonly latencies = new Map<string, Map<string, RouteLatency>>();
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry });
     scrapedMetric(this.registry, 'chat_http_requests_total', 'API requests by route, method and status', 'counter', () =>
-      [...this.requestCounts.values()].map((c) => ({ labels: { route: c.route, method: c.method, status: c.status }, value: c.count })),
+      this.routeLatencies().flatMap((l) => [...l.statuses].map(([status, count]) => ({ labels: { route: l.route, method: l.method, status: String(status) }, value: count }))),
     );
     scrapedMetric(this.registry, 'chat_http_request_duration_seconds', 'API request latency by route (long-polls included)', 'histogram', () => {
       const out: MetricValue[] = [];
-      for (const l of this.latencies.values()) {
+      for (const l of this.routeLatencies()) {
         let cumulative = 0;
         LATENCY_BUCKETS.forEach((le, i) => {
           cumulative += l.buckets[i]!;
@@ -61,20 +63,22 @@ export class Metrics {
     });
   }
 
+  private routeLatencies(): RouteLatency[] {
+    return [...this.latencies.values()].flatMap((byMethod) => [...byMethod.values()]);
+  }
+
   /** Counts one answered request and records its latency. */
   observeRequest(route: string, method: string, status: number, seconds: number): void {
-    const key = `${method} ${route}`;
-    let l = this.latencies.get(key);
-    if (!l) this.latencies.set(key, (l = { route, method, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+    let byMethod = this.latencies.get(route);
+    if (!byMethod) this.latencies.set(route, (byMethod = new Map()));
+    let l = byMethod.get(method);
+    if (!l) byMethod.set(method, (l = { route, method, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0, statuses: new Map() }));
     let b = 0;
     while (b < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[b]!) b++;
     l.buckets[b]!++;
     l.sum += seconds;
     l.count++;
-    const countKey = `${key} ${status}`;
-    let c = this.requestCounts.get(countKey);
-    if (!c) this.requestCounts.set(countKey, (c = { route, method, status: String(status), count: 0 }));
-    c.count++;
+    l.statuses.set(status, (l.statuses.get(status) ?? 0) + 1);
   }
 
   /** A gauge whose value is read when metrics are scraped. */

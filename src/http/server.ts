@@ -39,6 +39,12 @@ export interface FrontOptions {
   health: () => Record<string, unknown>;
   /** Where uploaded files go (default: the one the configuration names). */
   storage?: FileStorage;
+  /**
+   * Whether requests are limited per client address (RATE_LIMITS api_by_ip; default yes).
+   * Without that and without request lines in the log, nothing uses the client's address,
+   * and the front does not read it (reading it costs uWebSockets a new ArrayBuffer).
+   */
+  limitsByAddress?: boolean;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -98,7 +104,10 @@ let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
 
 /** `::ffff:127.0.0.1` and `127.0.0.1` are one address. */
-const normalizeAddress = (a: string) => a.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+const normalizeAddress = (a: string) => {
+  const lower = a.toLowerCase();
+  return lower.startsWith('::ffff:') ? lower.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') : lower;
+};
 
 /**
  * The client's address: the connection's peer, unless the peer is a trusted reverse proxy;
@@ -193,11 +202,14 @@ export class FrontServer {
     const authorization = req.getHeader('authorization') || undefined;
     const userAgent = req.getHeader('user-agent') || undefined;
     const idempotencyKey = req.getHeader('idempotency-key') || undefined;
-    const remoteAddress = clientAddress(
-      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
-      req.getHeader('x-forwarded-for'),
-      this.trustedProxies,
-    );
+    const logged = this.o.log.isLevelEnabled('info');
+    const remoteAddress = this.o.limitsByAddress !== false || logged
+      ? clientAddress(
+          Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+          this.trustedProxies.size ? req.getHeader('x-forwarded-for') : '',
+          this.trustedProxies,
+        )
+      : undefined;
     const isJson = url.startsWith(JSON_PREFIX + '/');
     const isFile = url.startsWith(UPLOADS_PREFIX);
     const range = isFile ? req.getHeader('range') : '';
@@ -229,7 +241,10 @@ export class FrontServer {
       }
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
-      this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      // The line's object is not even built when request lines are not logged.
+      if (logged) {
+        this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      }
     };
     const fail = (err: ApiError) => finish(errorResponse(err));
 
@@ -310,7 +325,10 @@ export class FrontServer {
           }),
       );
     };
-    const baseRequest = () => ({ id, method, path, subdomain, authorization, userAgent, idempotencyKey, remoteAddress, ...session });
+    const apiRequest = (params: RawParams): ApiRequest => {
+      const r: ApiRequest = { id, method, path, params, subdomain, authorization, userAgent, idempotencyKey, remoteAddress };
+      return session ? Object.assign(r, session) : r;
+    };
     if (multipart) {
       let form: StreamingMultipart;
       try {
@@ -348,7 +366,7 @@ export class FrontServer {
         form.end().then(
           () => {
             if (p.aborted) return void form.cleanup();
-            dispatch({ ...baseRequest(), params: form.params, files: form.files }, () => form.cleanup());
+            dispatch(Object.assign(apiRequest(form.params), { files: form.files }), () => form.cleanup());
           },
           (err: unknown) => {
             release();
@@ -377,18 +395,21 @@ export class FrontServer {
       let rawBody: string | undefined;
       try {
         params = parseQuery(query);
-        const body = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : Buffer.from(chunk);
+        // A request without a body (most GETs) needs no Buffer.
+        const body = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : chunk.byteLength || webhook ? Buffer.from(chunk) : null;
         if (webhook) {
-          rawBody = body.toString('latin1');
-          parseWebhookBody(body, contentType, params);
-        } else {
+          rawBody = body!.toString('latin1');
+          parseWebhookBody(body!, contentType, params);
+        } else if (body) {
           parseBody(body, contentType, params);
         }
       } catch (err) {
         release();
         return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
-      dispatch({ ...baseRequest(), params, ...(webhook ? { headers, rawBody } : {}) });
+      const apiReq = apiRequest(params);
+      if (webhook) Object.assign(apiReq, { headers, rawBody });
+      dispatch(apiReq);
     });
   }
 

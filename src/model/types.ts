@@ -230,9 +230,8 @@ export interface ProfileFieldValue {
   renderedValue: string | null;
 }
 
-/** A reusable invitation link. */
-export interface MultiuseInvite {
-  id: number;
+/** What an invitation of either kind grants, who made it and until when it works. */
+export interface InviteGrant {
   realmId: number;
   key: string;
   referredBy: number;
@@ -240,25 +239,22 @@ export interface MultiuseInvite {
   streamIds: number[];
   groupIds: number[];
   includeRealmDefaultSubscriptions: boolean;
-  createdAt: Date;
   expiresAt: Date | null;
+}
+
+/** A reusable invitation link. */
+export interface MultiuseInvite extends InviteGrant {
+  id: number;
+  createdAt: Date;
   revoked: boolean;
 }
 
 /** An invitation sent by email to one address (Zulip's PreregistrationUser). */
-export interface EmailInvite {
+export interface EmailInvite extends InviteGrant {
   id: number;
-  realmId: number;
   email: string;
-  key: string;
-  referredBy: number;
-  invitedAs: number;
-  streamIds: number[];
-  groupIds: number[];
-  includeRealmDefaultSubscriptions: boolean;
   notifyReferrerOnJoin: boolean;
   invitedAt: Date;
-  expiresAt: Date | null;
 }
 
 /** Settings only bots have. */

@@ -12,7 +12,6 @@ import type { PendingQuery, Row } from 'postgres';
 import { maxReceivedMessageId, narrowSql, queryMessages, readableSql, receivedSql, type FetchedMessage, type ViewerScope } from '../db/narrow.js';
 import { receivedMessage, type Reader } from '../permissions/messageAccess.js';
 import { loadReader } from './readers.js';
-import { CacheKey } from '../realm/caches.js';
 import { topicLinksFor } from '../views/topicLinks.js';
 import { resolveNarrow, type RawNarrow } from './narrow.js';
 
@@ -210,23 +209,11 @@ export async function channelHasNonEmptyTopicMessages(actor: RealmActor, streamI
   return false;
 }
 
-/** Each user's newest received message, with the point of the realm's history it was read at. */
-const newestReceived = new CacheKey('newest received message', () => new Map<number, { upTo: number; published: number; id: number }>());
-
 /**
- * The newest message the user received (-1 for none): GET /users/me's `max_message_id`. Read
- * from the database once, then kept until a message is published or any other event is
- * (a deletion, a subscription change), so that polling GET /users/me costs no query.
+ * The newest message the user received up to a point of the realm's history (-1 for none):
+ * GET /users/me's `max_message_id`.
  */
-export async function newestReceivedMessageId(actor: RealmActor, user: User): Promise<number> {
-  const upTo = actor.state.messaging.publishedUpTo;
-  const published = actor.events.published;
-  const cache = actor.caches.get(newestReceived);
-  const known = cache.get(user.id);
-  if (known && known.upTo === upTo && known.published === published) return known.id;
+export async function newestReceivedMessageId(actor: RealmActor, user: User, upTo: number): Promise<number> {
   const reader = await loadReader(actor, user);
-  const id = (await maxReceivedMessageId(actor.sql, actor.realm.id, viewerScope(reader), upTo)) ?? -1;
-  // Kept only if nothing was published while the query ran.
-  if (actor.state.messaging.publishedUpTo === upTo && actor.events.published === published) cache.set(user.id, { upTo, published, id });
-  return id;
+  return (await maxReceivedMessageId(actor.sql, actor.realm.id, viewerScope(reader), upTo)) ?? -1;
 }

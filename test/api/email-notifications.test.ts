@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectResponse } from '../helpers/responses/index.js';
 import nodemailer from 'nodemailer';
-import { freePort } from '../helpers/globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
 import { until, type OwnClient } from '../helpers/ownServer.js';
 import { emailWorld, expectFailure, expectOk, GATEWAY_DOMAIN, mailsTo, type EmailWorld } from './email-helpers.js';
 

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { Readable } from 'node:stream';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { freePort } from '../helpers/globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
 import { startOwnServer, OwnClient, type OwnServer } from '../helpers/ownServer.js';
 import type { Client, Params, Reply } from '../helpers/client.js';
 

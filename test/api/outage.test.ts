@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import postgres from 'postgres';
 import { encodeForm, httpRequest, newRealm } from '../helpers/client.js';
-import { freePort } from '../helpers/globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
 import { ownServer, PortClient } from './events-support.js';
 
 /** A TCP relay to Postgres that can refuse and drop every connection, then come back. */

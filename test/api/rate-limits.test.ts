@@ -1,7 +1,7 @@
 // API rate limits (RATE_LIMITS): a token bucket per user, per IP address without credentials,
 // Zulip's 429 RATE_LIMIT_HIT with retry-after, and the X-RateLimit headers on every
-// authenticated answer. Runs its own server with small budgets; the shared server has API
-// limits off.
+// authenticated answer. Runs its own server with small budgets, and one with RATE_LIMITS=off,
+// which answers without any X-RateLimit header, as Zulip does with rate limiting off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser } from '../helpers/client.js';
 import { ownServer, PortClient } from './events-support.js';
@@ -87,5 +87,35 @@ describe('per IP address without credentials', () => {
     // Wrong credentials draw on the same address budget: API keys cannot be guessed unlimited.
     const guesser = new PortClient(server.port, owner.subdomain, member.email, 'not-the-key');
     expect((await guesser.get('/users/me')).status).toBe(429);
+  });
+});
+
+describe('with RATE_LIMITS=off', () => {
+  let offServer: Awaited<ReturnType<typeof ownServer>>;
+  let offMember: PortClient;
+  let offAnonymous: PortClient;
+
+  beforeAll(async () => {
+    offServer = await ownServer({ RATE_LIMITS: 'off' });
+    offMember = PortClient.of(offServer.port, member);
+    offAnonymous = PortClient.of(offServer.port, anonymous);
+  });
+
+  afterAll(async () => {
+    await offServer?.stop();
+  });
+
+  it('sends no X-RateLimit headers on answers, errors or refused credentials, and limits nobody', async () => {
+    const answers = [];
+    // More requests than the limited server above allows a user (4) or an address (3).
+    for (let i = 0; i < 6; i++) answers.push(await offMember.get('/users/me'));
+    answers.push(await offMember.get('/users/999999'));
+    answers.push(await new PortClient(offServer.port, member.subdomain, member.email, 'not-the-key').get('/users/me'));
+    for (let i = 0; i < 4; i++) answers.push(await offAnonymous.get('/server_settings'));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 400, 401, 200, 200, 200, 200]);
+    for (const r of answers) {
+      expect(Object.keys(r.headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
+      expect(r.headers['retry-after']).toBeUndefined();
+    }
   });
 });

@@ -149,6 +149,22 @@ describe('users', () => {
     expectResponse('GET /users/{id}', await owner.get(`/users/${bob.userId}`));
   });
 
+  it('GET /users/me follows the user\'s changes and reports ignored parameters (its answer is kept between requests)', async () => {
+    const before = expectResponse('GET /users/me', await bob.get('/users/me'));
+    expect((await bob.get('/users/me')).body).toEqual(before);
+    const ignored = expectResponse('GET /users/me', await bob.get('/users/me', { colour: 'blue', size: 3 }));
+    expect(ignored).toEqual({ ...before, ignored_parameters_unsupported: ['colour', 'size'] });
+    expect(Object.keys(ignored).slice(-1)).toEqual(['ignored_parameters_unsupported']);
+    expect((await bob.patch('/settings', { full_name: 'Bob Rewired' })).status).toBe(200);
+    expect((await bob.get('/users/me')).body).toEqual({ ...before, full_name: 'Bob Rewired' });
+    const field = (await owner.post('/realm/profile_fields', { name: 'Desk', field_type: 1 })).body.id as number;
+    expect((await bob.patch('/users/me/profile_data', { data: [{ id: field, value: 'B-12' }] })).status).toBe(200);
+    const withDesk = expectResponse('GET /users/me', await bob.get('/users/me'));
+    expect(withDesk.profile_data).toEqual({ [field]: { value: 'B-12', rendered_value: '<p>B-12</p>' } });
+    expect((await owner.delete(`/realm/profile_fields/${field}`)).status).toBe(200);
+    expect((await bob.get('/users/me')).body.profile_data).toEqual({});
+  });
+
   it('a bot keeps bot_type and bot_owner_id', async () => {
     const made = await owner.post('/bots', { full_name: 'Wire Bot', short_name: 'wirebot', bot_type: 1 });
     expect(made.status, JSON.stringify(made.body)).toBe(200);

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, httpRequest, type Client } from '../helpers/client.js';
-import { freePort } from '../helpers/globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
 import { ownServer, PortClient } from '../api/events-support.js';
 
 const NGINX = '/usr/sbin/nginx';

@@ -1,8 +1,8 @@
 // The apply-events property for bots: creation, edits, a new owner, deactivation and
 // reactivation, a new API key, for the owner, an administrator, a bystander and a guest.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -11,19 +11,12 @@ let guest: Client;
 let all: Watcher[];
 
 beforeAll(async () => {
-  const realm = await newRealm('apbot');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  carol = await newUser(realm.subdomain, 'Carol Member');
-  guest = await newUser(realm.subdomain, 'Gus Guest', 600);
-  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
+  ({ owner, bob, carol, guest } = await newOrganization('apbot', ['bob', 'carol', 'guest']));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'builds' }], principals: [owner.userId, bob.userId, guest.userId] }));
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(carol, 'carol'), await Watcher.open(guest, 'guest')];
+  all = await openWatchers({ owner, bob, carol, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('bots', () => {
   let botId: number;

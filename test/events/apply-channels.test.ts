@@ -2,8 +2,8 @@
 // every kind of channel property, archiving, default channels, subscribing and unsubscribing
 // oneself and others, and personal subscription properties.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -11,24 +11,16 @@ let guest: Client;
 let all: Watcher[];
 let groups: Record<string, number>;
 
-const streamId = async (name: string) => ok(await owner.get('/get_stream_id', { stream: name })).stream_id as number;
 const subscribe = (c: Client, names: string[], extra: Record<string, unknown> = {}) =>
   c.post('/users/me/subscriptions', { subscriptions: names.map((name) => ({ name })), ...extra });
 
 beforeAll(async () => {
-  const realm = await newRealm('apchan');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  guest = await newUser(realm.subdomain, 'Gus Guest', 600);
-  for (const c of [bob, guest]) ok(await c.get('/users/me'));
-  groups = {};
-  for (const g of ok(await owner.get('/user_groups')).user_groups) if (g.is_system_group) groups[g.name] = g.id;
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(guest, 'guest')];
+  ({ owner, bob, guest } = await newOrganization('apchan', ['bob', 'guest']));
+  groups = await systemGroups(owner);
+  all = await openWatchers({ owner, bob, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('creating channels', () => {
   it('a public channel the creator joins alone', async () => {
@@ -65,7 +57,7 @@ describe('channel properties', () => {
   let id: number;
   beforeAll(async () => {
     ok(await subscribe(owner, ['workshop'], { principals: [owner.userId, bob.userId] }));
-    id = await streamId('workshop');
+    id = await channelId(owner, 'workshop');
   });
 
   it('description and name', async () => {
@@ -83,7 +75,7 @@ describe('channel properties', () => {
   });
 
   it('a private channel the guest is in becomes public', async () => {
-    const secret = await streamId('open secrets');
+    const secret = await channelId(owner, 'open secrets');
     await verify(all, async () => ok(await owner.patch(`/streams/${secret}`, { is_private: false })));
     await verify(all, async () => ok(await owner.patch(`/streams/${secret}`, { is_private: true })));
   });
@@ -119,7 +111,7 @@ describe('channel properties', () => {
   });
 
   it('a private channel opened to a group that can subscribe gains viewers', async () => {
-    const secret = await streamId('secret plans');
+    const secret = await channelId(owner, 'secret plans');
     await verify(all, async () => ok(await owner.patch(`/streams/${secret}`, { can_subscribe_group: { new: { direct_members: [guest.userId], direct_subgroups: [] } } })));
     await verify(all, async () => ok(await owner.patch(`/streams/${secret}`, { can_subscribe_group: { new: groups['role:nobody'] } })));
   });
@@ -127,19 +119,19 @@ describe('channel properties', () => {
 
 describe('archiving and default channels', () => {
   it('default channel on and off', async () => {
-    const id = await streamId('garden');
+    const id = await channelId(owner, 'garden');
     await verify(all, async () => ok(await owner.post('/default_streams', { stream_id: id })));
     await verify(all, async () => ok(await owner.delete('/default_streams', { stream_id: id })));
   });
 
   it('archiving a default channel and unarchiving it', async () => {
-    const id = await streamId('welcome');
+    const id = await channelId(owner, 'welcome');
     await verify(all, async () => ok(await owner.delete(`/streams/${id}`)));
     await verify(all, async () => ok(await owner.patch(`/streams/${id}`, { is_archived: false })));
   });
 
   it('archiving a private channel', async () => {
-    const id = await streamId('secret plans');
+    const id = await channelId(owner, 'secret plans');
     await verify(all, async () => ok(await owner.delete(`/streams/${id}`)));
   });
 });
@@ -166,7 +158,7 @@ describe('subscriptions', () => {
   });
 
   it('personal properties: color, mute, pin, notifications', async () => {
-    const id = await streamId('garden');
+    const id = await channelId(owner, 'garden');
     const change = (property: string, value: unknown) => bob.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property, value }] });
     await verify(all, async () => ok(await change('color', '#abcdef')));
     await verify(all, async () => ok(await change('is_muted', true)));
@@ -180,7 +172,7 @@ describe('subscriptions', () => {
 
   it('muting a channel with unread messages changes the unread count', async () => {
     ok(await owner.post('/messages', { type: 'stream', to: 'garden', topic: 'news', content: 'fresh news' }));
-    const id = await streamId('garden');
+    const id = await channelId(owner, 'garden');
     const { outcomes } = await verify(all, async () =>
       ok(await bob.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property: 'is_muted', value: false }] })),
     );

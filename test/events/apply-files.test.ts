@@ -3,10 +3,10 @@
 // settings UI), `realm_emoji` events (custom emoji added and deactivated) and avatar
 // changes (`realm_user` updates).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, port, type Client } from '../helpers/client.js';
+import { port, type Client } from '../helpers/client.js';
 import sharp from 'sharp';
 import { binaryUpload, FileClient } from '../api/files-helpers.js';
-import { Watcher, ok, verify } from './support.js';
+import { closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 import { expectBody, expectResponse } from '../helpers/responses/index.js';
 
 let owner: Client;
@@ -14,16 +14,12 @@ let bob: Client;
 let all: Watcher[];
 
 beforeAll(async () => {
-  const realm = await newRealm('apfile');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
+  ({ owner, bob } = await newOrganization('apfile', ['bob']));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'files' }], principals: [owner.userId, bob.userId] }));
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob')];
+  all = await openWatchers({ owner, bob });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('uploads', () => {
   it('upload, claim and deletion', async () => {

@@ -1,8 +1,8 @@
 // The apply-events property for user groups: creation, name and description, permission
 // settings, members, subgroups, deactivation, and membership that grants channel access.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -14,20 +14,12 @@ let sys: Record<string, number>;
 const create = async (c: Client, params: Record<string, unknown>) => ok(await c.post('/user_groups/create', { description: '', members: [], ...params })).group_id as number;
 
 beforeAll(async () => {
-  const realm = await newRealm('apgrp');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  carol = await newUser(realm.subdomain, 'Carol Member');
-  guest = await newUser(realm.subdomain, 'Gus Guest', 600);
-  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
-  sys = {};
-  for (const g of ok(await owner.get('/user_groups')).user_groups) if (g.is_system_group) sys[g.name] = g.id;
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(guest, 'guest')];
+  ({ owner, bob, carol, guest } = await newOrganization('apgrp', ['bob', 'carol', 'guest']));
+  sys = await systemGroups(owner);
+  all = await openWatchers({ owner, bob, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('groups', () => {
   let team: number;

@@ -2,8 +2,8 @@
 // (can_access_all_users_group = role:members): users coming into and going out of its sight
 // through subscriptions, changes of users it sees and of users it does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, Watcher } from './support.js';
 
 let subdomain: string;
 let owner: Client;
@@ -17,24 +17,16 @@ const subscribe = (c: Client, name: string, principals: (number | undefined)[]) 
   c.post('/users/me/subscriptions', { subscriptions: [{ name }], principals });
 
 beforeAll(async () => {
-  const realm = await newRealm('apguest');
-  subdomain = realm.subdomain;
-  owner = realm.owner;
-  bob = await newUser(subdomain, 'Bob Member');
-  carol = await newUser(subdomain, 'Carol Member');
-  guest = await newUser(subdomain, 'Gus Guest', 600);
-  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
-  const members = ok(await owner.get('/user_groups')).user_groups.find((g: { name: string }) => g.name === 'role:members').id;
+  ({ subdomain, owner, bob, carol, guest } = await newOrganization('apguest', ['bob', 'carol', 'guest']));
+  const members = (await systemGroups(owner))['role:members'];
   ok(await owner.patch('/realm', { can_access_all_users_group: { new: members } }));
   ok(await subscribe(owner, 'shared', [owner.userId, bob.userId, guest.userId]));
   ok(await subscribe(owner, 'members only', [owner.userId, bob.userId, carol.userId]));
-  guestWatcher = await Watcher.open(guest, 'guest');
-  all = [guestWatcher, await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob')];
+  all = await openWatchers({ guest, owner, bob });
+  guestWatcher = all[0]!;
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('a guest with limited access to users', () => {
   it('does not hear of a new user it cannot see', async () => {

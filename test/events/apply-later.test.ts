@@ -1,8 +1,8 @@
 // The apply-events property for what a user keeps for later: scheduled messages, reminders,
 // drafts, saved snippets and navigation views (each seen only by its owner).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -12,18 +12,13 @@ let lobby: number;
 const inAnHour = (extra = 0) => Math.floor(Date.now() / 1000) + 3600 + extra;
 
 beforeAll(async () => {
-  const realm = await newRealm('aplater');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  ok(await bob.get('/users/me'));
+  ({ owner, bob } = await newOrganization('aplater', ['bob']));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }], principals: [owner.userId, bob.userId] }));
-  lobby = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
-  all = [await Watcher.open(bob, 'bob'), await Watcher.open(owner, 'owner')];
+  lobby = await channelId(owner, 'lobby');
+  all = await openWatchers({ bob, owner });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('kept for later', () => {
   it('scheduling, editing and cancelling messages; only their owner hears of them', async () => {

@@ -3,8 +3,8 @@
 // per message, archived channels leaving its lists, notification settings filled in, no
 // linkifiers, no subscriber lists, no client_gravatar.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import { newUser, type Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 
 const LEGACY_REGISTER = {
   apply_markdown: false,
@@ -18,17 +18,12 @@ let bob: Client;
 let all: Watcher[];
 
 beforeAll(async () => {
-  const realm = await newRealm('aplegacy');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  ok(await bob.get('/users/me'));
+  ({ owner, bob } = await newOrganization('aplegacy', ['bob']));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }], principals: [owner.userId, bob.userId] }));
-  all = [await Watcher.open(owner, 'owner (legacy)', LEGACY_REGISTER), await Watcher.open(bob, 'bob (legacy)', LEGACY_REGISTER)];
+  all = await openWatchers({ 'owner (legacy)': owner, 'bob (legacy)': bob }, LEGACY_REGISTER);
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('a client without capabilities', () => {
   it('messages to the empty topic, and deleting several at once', async () => {
@@ -51,13 +46,13 @@ describe('a client without capabilities', () => {
     const carol = await newUser(owner.subdomain, 'Carol Member');
     ok(await carol.get('/users/me'));
     ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'old project' }], principals: [carol.userId] }));
-    const id = ok(await owner.get('/get_stream_id', { stream: 'old project' })).stream_id;
+    const id = await channelId(owner, 'old project');
     await verify(all, async () => ok(await owner.delete(`/streams/${id}`)));
     await verify(all, async () => ok(await owner.patch(`/streams/${id}`, { is_archived: false })));
   });
 
   it('subscription properties', async () => {
-    const id = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
+    const id = await channelId(owner, 'lobby');
     await verify(all, async () => ok(await bob.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property: 'in_home_view', value: false }] })));
     await verify(all, async () => ok(await bob.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property: 'push_notifications', value: true }] })));
   });

@@ -1,8 +1,8 @@
 // The apply-events property for messages: sends, edits, moves, deletes, flags, reactions,
 // topic visibility policies and presence, for the actor, a bystander and a guest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -15,26 +15,18 @@ let backroomId: number;
 const send = async (c: Client, to: string, topic: string, content: string) =>
   ok(await c.post('/messages', { type: 'stream', to, topic, content })).id as number;
 const dm = async (c: Client, to: number[], content: string) => ok(await c.post('/messages', { type: 'direct', to, content })).id as number;
-const streamId = async (c: Client, name: string) => ok(await c.get('/get_stream_id', { stream: name })).stream_id as number;
 
 beforeAll(async () => {
-  const realm = await newRealm('apmsg');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  carol = await newUser(realm.subdomain, 'Carol Member');
-  guest = await newUser(realm.subdomain, 'Gus Guest', 600);
-  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
+  ({ owner, bob, carol, guest } = await newOrganization('apmsg', ['bob', 'carol', 'guest']));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }], principals: [owner.userId, bob.userId, guest.userId] }));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'backroom' }], principals: [owner.userId, bob.userId] }));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'owner only' }] }));
-  lobbyId = await streamId(owner, 'lobby');
-  backroomId = await streamId(owner, 'backroom');
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(guest, 'guest')];
+  lobbyId = await channelId(owner, 'lobby');
+  backroomId = await channelId(owner, 'backroom');
+  all = await openWatchers({ owner, bob, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('sending', () => {
   it('a channel message with a mention reaches every subscriber', async () => {

@@ -2,8 +2,8 @@
 // lately: muting and unmuting users (their unread messages become read), statuses seen by
 // others, the moderation request channel, reports, typing while editing, and deleting a topic.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -13,20 +13,13 @@ let all: Watcher[];
 let lobby: number;
 
 beforeAll(async () => {
-  const realm = await newRealm('appers');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  carol = await newUser(realm.subdomain, 'Carol Member');
-  guest = await newUser(realm.subdomain, 'Gus Guest', 600);
-  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
+  ({ owner, bob, carol, guest } = await newOrganization('appers', ['bob', 'carol', 'guest']));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }], principals: [owner.userId, bob.userId, carol.userId, guest.userId] }));
-  lobby = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(guest, 'guest')];
+  lobby = await channelId(owner, 'lobby');
+  all = await openWatchers({ owner, bob, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('muted users', () => {
   it('muting a user reads their unread messages; unmuting shortens the list', async () => {
@@ -52,7 +45,7 @@ describe('user status', () => {
 describe('message actions', () => {
   it('a moderation request channel set, and a report posted to it', async () => {
     ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'moderation' }], invite_only: true }));
-    const mods = ok(await owner.get('/get_stream_id', { stream: 'moderation' })).stream_id;
+    const mods = await channelId(owner, 'moderation');
     await verify(all, async () => ok(await owner.patch('/realm', { moderation_request_channel_id: mods })));
     const id = ok(await carol.post('/messages', { type: 'stream', to: 'lobby', topic: 'reports', content: 'reported' })).id;
     await verify(all, async () => ok(await bob.post(`/messages/${id}/report`, { report_type: 'spam' })));

@@ -2,8 +2,8 @@
 // group settings, the defaults of new users' settings, linkifiers, code playgrounds and
 // channel folders.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, type Watcher } from './support.js';
 
 let owner: Client;
 let bob: Client;
@@ -12,20 +12,13 @@ let all: Watcher[];
 let groups: Record<string, number>;
 
 beforeAll(async () => {
-  const realm = await newRealm('aprealm');
-  owner = realm.owner;
-  bob = await newUser(realm.subdomain, 'Bob Member');
-  guest = await newUser(realm.subdomain, 'Gus Guest', 600);
-  for (const c of [bob, guest]) ok(await c.get('/users/me'));
-  groups = {};
-  for (const g of ok(await owner.get('/user_groups')).user_groups) if (g.is_system_group) groups[g.name] = g.id;
+  ({ owner, bob, guest } = await newOrganization('aprealm', ['bob', 'guest']));
+  groups = await systemGroups(owner);
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'announcements' }], principals: [owner.userId, bob.userId, guest.userId] }));
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(guest, 'guest')];
+  all = await openWatchers({ owner, bob, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('organization properties', () => {
   it('name and description', async () => {
@@ -42,7 +35,7 @@ describe('organization properties', () => {
   });
 
   it('announcement channels', async () => {
-    const id = ok(await owner.get('/get_stream_id', { stream: 'announcements' })).stream_id;
+    const id = await channelId(owner, 'announcements');
     await verify(all, async () => ok(await owner.patch('/realm', { new_stream_announcements_stream_id: id, signup_announcements_stream_id: id })));
     await verify(all, async () => ok(await owner.patch('/realm', { new_stream_announcements_stream_id: -1 })));
   });

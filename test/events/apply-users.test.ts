@@ -2,8 +2,8 @@
 // deactivation and reactivation, a user's own settings (email visibility and time zone
 // included), custom profile fields and their values, and alert words.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { Watcher, ok, verify } from './support.js';
+import type { Client } from '../helpers/client.js';
+import { channelId, closeWatchers, newOrganization, ok, openWatchers, verify, type Watcher } from './support.js';
 
 let subdomain: string;
 let owner: Client;
@@ -13,22 +13,14 @@ let guest: Client;
 let all: Watcher[];
 
 beforeAll(async () => {
-  const realm = await newRealm('apusr');
-  subdomain = realm.subdomain;
-  owner = realm.owner;
-  bob = await newUser(subdomain, 'Bob Member');
-  carol = await newUser(subdomain, 'Carol Member');
-  guest = await newUser(subdomain, 'Gus Guest', 600);
-  for (const c of [bob, carol, guest]) ok(await c.get('/users/me'));
+  ({ subdomain, owner, bob, carol, guest } = await newOrganization('apusr', ['bob', 'carol', 'guest']));
   // Shared channels: subscriber lists, and what the guest may know of others.
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }], principals: [owner.userId, bob.userId, carol.userId, guest.userId] }));
   ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'members' }], principals: [owner.userId, bob.userId, carol.userId] }));
-  all = [await Watcher.open(owner, 'owner'), await Watcher.open(bob, 'bob'), await Watcher.open(guest, 'guest')];
+  all = await openWatchers({ owner, bob, guest });
 });
 
-afterAll(async () => {
-  for (const w of all) await w.close();
-});
+afterAll(() => closeWatchers(all));
 
 describe('accounts', () => {
   it('an administrator creates a user', async () => {
@@ -36,7 +28,7 @@ describe('accounts', () => {
   });
 
   it('a user joins through an invitation, into channels and a group', async () => {
-    const lobby = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
+    const lobby = await channelId(owner, 'lobby');
     const group = ok(await owner.post('/user_groups/create', { name: 'newcomers', description: '', members: [bob.userId] })).group_id;
     const invite = ok(await owner.post('/invites/multiuse', { stream_ids: [lobby], group_ids: [group], invite_as: 400 }));
     const key = new URL(invite.invite_link).pathname.split('/').filter(Boolean).pop();
@@ -69,7 +61,7 @@ describe('accounts', () => {
     const named = { direct_members: [carol.userId], direct_subgroups: [fans] };
     ok(await owner.patch('/realm', { can_create_groups: { new: named } }));
     ok(await owner.patch(`/user_groups/${fans}`, { can_manage_group: { new: named } }));
-    const lobby = ok(await owner.get('/get_stream_id', { stream: 'lobby' })).stream_id;
+    const lobby = await channelId(owner, 'lobby');
     ok(await owner.patch(`/streams/${lobby}`, { can_administer_channel_group: { new: named } }));
     await verify(all, async () => ok(await owner.delete(`/users/${carol.userId}`)));
     await verify(all, async () => ok(await owner.post(`/users/${carol.userId}/reactivate`)));

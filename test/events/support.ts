@@ -9,7 +9,7 @@
 // then becomes the watcher's state and queue for the next action, so a file runs through its
 // actions with one register per watcher per action.
 import { expect } from 'vitest';
-import type { Client, Params } from '../helpers/client.js';
+import { newRealm, newUser, type Client, type Params } from '../helpers/client.js';
 import { applyEvents, fromRegister, registerShape, type ClientOptions, type ClientState } from '../helpers/applyEvents.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -224,6 +224,49 @@ export async function verify<T>(
     expect([...outcomes.values()].some((o) => o.changed), 'the action changed no watcher\'s state').toBe(true);
   }
   return { result, outcomes };
+}
+
+const PEOPLE = {
+  bob: { name: 'Bob Member', role: 400 },
+  carol: { name: 'Carol Member', role: 400 },
+  guest: { name: 'Gus Guest', role: 600 },
+} as const;
+
+type Person = keyof typeof PEOPLE;
+export type Organization<P extends Person> = { subdomain: string; owner: Client } & Record<P, Client>;
+
+/**
+ * A fresh organization for one file: its owner and the people asked for, in that order (Bob
+ * and Carol are members, Gus is a guest). Each has made a request, so the server knows them.
+ */
+export async function newOrganization<P extends Person>(prefix: string, people: readonly P[]): Promise<Organization<P>> {
+  const realm = await newRealm(prefix);
+  const clients = {} as Record<P, Client>;
+  for (const person of people) clients[person] = await newUser(realm.subdomain, PEOPLE[person].name, PEOPLE[person].role);
+  for (const person of people) ok(await clients[person].get('/users/me'));
+  return { subdomain: realm.subdomain, owner: realm.owner, ...clients };
+}
+
+/** One watcher per client, labelled by its key, opened in the order given. */
+export async function openWatchers(clients: Record<string, Client>, params: Params = MODERN_REGISTER): Promise<Watcher[]> {
+  const watchers: Watcher[] = [];
+  for (const [label, client] of Object.entries(clients)) watchers.push(await Watcher.open(client, label, params));
+  return watchers;
+}
+
+export async function closeWatchers(watchers: Watcher[]): Promise<void> {
+  for (const w of watchers) await w.close();
+}
+
+/** The ids of the organization's system groups by name (`role:members`, …). */
+export async function systemGroups(client: Client): Promise<Record<string, number>> {
+  const groups: Record<string, number> = {};
+  for (const g of ok(await client.get('/user_groups')).user_groups) if (g.is_system_group) groups[g.name] = g.id;
+  return groups;
+}
+
+export async function channelId(client: Client, name: string): Promise<number> {
+  return ok(await client.get('/get_stream_id', { stream: name })).stream_id;
 }
 
 /** Asserts an HTTP answer succeeded and returns its body. */

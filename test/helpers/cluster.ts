@@ -14,7 +14,8 @@ import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { createRealm } from '../../src/actions/realm/create.js';
-import { createDatabase, freePort } from './globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
+import { createDatabase } from './globalSetup.js';
 import { encodeForm, httpRequest, type Params, type Reply } from './client.js';
 import { forward, type Forwarder } from '../../scripts/tcpForward.js';
 

@@ -3,22 +3,11 @@
 // Postgres must be reachable (TEST_PG_URL, default the local server): tests fail, not skip,
 // when it is not.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../../scripts/freePort.js';
 
 export const ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export function databaseUrl(name: string): string {
   const u = new URL(ADMIN_URL);

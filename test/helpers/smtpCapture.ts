@@ -4,7 +4,7 @@
 // server can take it meanwhile.
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { freePort } from './globalSetup.js';
+import { freePort } from '../../scripts/freePort.js';
 
 export interface CapturedMail {
   from: string;

@@ -179,14 +179,28 @@ describe('messages', () => {
 });
 
 describe('settings, administration and shortcuts', () => {
-  it('switches to the dark theme', async () => {
+  it('switches to the dark theme, and the automatic one follows the system', async () => {
+    const background = () => page.evaluate('getComputedStyle(document.body).backgroundColor');
+    const light = 'rgb(255, 255, 255)';
+    const dark = 'rgb(29, 31, 35)';
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.getByLabel('Theme').selectOption({ label: 'Dark' });
     await until(async () => (await page.getAttribute('html', 'data-theme')) === 'dark', 'the dark theme');
+    expect(await background()).toBe(dark);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByLabel('Theme').selectOption({ label: 'Automatic' });
+    await until(async () => (await page.getAttribute('html', 'data-theme')) === 'auto', 'the automatic theme');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe(dark);
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe(light);
+    await page.emulateMedia({ colorScheme: null });
     await dialog.getByLabel('Theme').selectOption({ label: 'Light' });
     await until(async () => (await page.getAttribute('html', 'data-theme')) === 'light', 'the light theme');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe(light);
+    await page.emulateMedia({ colorScheme: null });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

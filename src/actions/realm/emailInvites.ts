@@ -11,9 +11,8 @@ import { isAdmin } from '../../model/roles.js';
 import { insertEmailInvite, invitationSendsSince, InviteStatus, recordInvitationSends, setEmailInviteStatus } from '../../db/emailInvites.js';
 import { inviteLink } from '../../views/invites.js';
 import { invitationEmail } from '../../views/emails/account.js';
-import { groupForUpdate } from '../groups/groups.js';
 import { checkEmail } from '../users/create.js';
-import { generateInviteKey, inviteStreams, notifyInvitesChanged, roleGrantError } from './invites.js';
+import { checkedGrant, generateInviteKey, notifyInvitesChanged, roleGrantError, type InviteGrantInput } from './invites.js';
 import { queueEmailsInBackground } from '../email/outbox.js';
 
 /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX: invitation emails a realm may send in a day. */
@@ -71,13 +70,8 @@ function invitationEmailOf(actor: RealmActor, invite: EmailInvite, referrer: Use
   };
 }
 
-export interface EmailInviteInput {
+export interface EmailInviteInput extends InviteGrantInput {
   inviteeEmails: string;
-  expiresInMinutes: number | null;
-  invitedAs: number;
-  streamIds: number[];
-  groupIds: number[];
-  includeRealmDefaultSubscriptions: boolean;
   notifyReferrerOnJoin: boolean;
 }
 
@@ -95,8 +89,7 @@ export function inviteUsersByEmail(actor: RealmActor, acting: User, input: Email
     if (input.expiresInMinutes !== null && input.expiresInMinutes <= 0) throw badRequest('Invalid invite_expires_in_minutes');
     const emails = parseInviteeEmails(input.inviteeEmails).filter((e) => e !== '');
     if (emails.length === 0) throw badRequest('You must specify at least one email address.');
-    const streams = inviteStreams(actor, user, input.streamIds);
-    const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
+    const grant = checkedGrant(actor, user, input);
     await checkDailyLimit(actor, emails.length);
 
     const errors: InviteProblem[] = [];
@@ -116,23 +109,11 @@ export function inviteUsersByEmail(actor: RealmActor, acting: User, input: Email
     if (errors.length > 0) throw invitationError("Some emails did not validate, so we didn't send any invitations.", [...errors, ...skipped], false);
     if (good.length === 0) throw invitationError("We weren't able to invite anyone.", skipped, false);
 
-    const expiresAt = input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000);
     const created = await actor.sql.begin(async (tx) => {
       const out: EmailInvite[] = [];
       for (const email of good) {
         out.push(
-          await insertEmailInvite(tx, {
-            realmId: actor.realm.id,
-            email,
-            key: generateInviteKey(),
-            referredBy: user.id,
-            invitedAs: input.invitedAs,
-            streamIds: streams.map((s) => s.id),
-            groupIds: groups.map((g) => g.id),
-            includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
-            notifyReferrerOnJoin: input.notifyReferrerOnJoin,
-            expiresAt,
-          }),
+          await insertEmailInvite(tx, { ...grant, key: generateInviteKey(), email, notifyReferrerOnJoin: input.notifyReferrerOnJoin }),
         );
       }
       await recordInvitationSends(tx, actor.realm.id, out.length);

@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { badRequest, mustBeAdmin, mustBeOwner } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
-import { ROLES, Role, type EmailInvite, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
+import { ROLES, Role, type EmailInvite, type InviteGrant, type MultiuseInvite, type Stream, type Subscription, type User, type UserGroup } from '../../model/types.js';
 import { insertInvite, revokeInvite } from '../../db/invites.js';
 import { addGroupMembers } from '../../db/groups.js';
 import { saveUser } from '../../db/organization.js';
@@ -46,7 +46,7 @@ export function roleGrantError(user: User, invitedAs: number): string | null {
 }
 
 /** Channels of a link: each readable by the creator, and default or open to their subscribing others. */
-export function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
+function inviteStreams(actor: RealmActor, user: User, ids: number[]): Stream[] {
   const state = actor.state;
   const streams = [...new Set(ids)].map((id) => {
     const stream = state.streams.get(id);
@@ -67,7 +67,7 @@ export function notifyInvitesChanged(actor: RealmActor, referrerId: number): voi
   actor.events.publish(invitesChangedEvent(), ids);
 }
 
-export interface NewInviteInput {
+export interface InviteGrantInput {
   expiresInMinutes: number | null;
   invitedAs: number;
   streamIds: number[];
@@ -75,8 +75,26 @@ export interface NewInviteInput {
   includeRealmDefaultSubscriptions: boolean;
 }
 
+/**
+ * What a new invitation of either kind grants, once its channels and groups are checked against
+ * what its creator may give. Each invitation made from it gets a key of its own.
+ */
+export function checkedGrant(actor: RealmActor, user: User, input: InviteGrantInput): Omit<InviteGrant, 'key'> {
+  const streams = inviteStreams(actor, user, input.streamIds);
+  const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
+  return {
+    realmId: actor.realm.id,
+    referredBy: user.id,
+    invitedAs: input.invitedAs,
+    streamIds: streams.map((s) => s.id),
+    groupIds: groups.map((g) => g.id),
+    includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+    expiresAt: input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000),
+  };
+}
+
 /** POST /invites/multiuse. */
-export function createMultiuseInvite(actor: RealmActor, acting: User, input: NewInviteInput): Promise<string> {
+export function createMultiuseInvite(actor: RealmActor, acting: User, input: InviteGrantInput): Promise<string> {
   return actor.exclusive(async () => {
     const user = actingUser(actor.state, acting);
     requireNonGuest(user);
@@ -87,18 +105,7 @@ export function createMultiuseInvite(actor: RealmActor, acting: User, input: New
     const roleError = roleGrantError(user, input.invitedAs);
     if (roleError) throw badRequest(roleError);
     if (input.expiresInMinutes !== null && (input.expiresInMinutes <= 0 || input.expiresInMinutes > MAX_INVITE_VALIDITY_MINUTES)) throw badRequest('Invalid invite_expires_in_minutes');
-    const streams = inviteStreams(actor, user, input.streamIds);
-    const groups = [...new Set(input.groupIds)].map((id) => groupForUpdate(actor, user, id, 'can_add_members_group', false));
-    const invite = await insertInvite(actor.sql, {
-      realmId: actor.realm.id,
-      key: generateInviteKey(),
-      referredBy: user.id,
-      invitedAs: input.invitedAs,
-      streamIds: streams.map((s) => s.id),
-      groupIds: groups.map((g) => g.id),
-      includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
-      expiresAt: input.expiresInMinutes === null ? null : new Date(Date.now() + input.expiresInMinutes * 60_000),
-    });
+    const invite = await insertInvite(actor.sql, { ...checkedGrant(actor, user, input), key: generateInviteKey() });
     state.multiuseInvites.set(invite.id, invite);
     notifyInvitesChanged(actor, user.id);
     return inviteLink(actor, invite);

@@ -117,13 +117,13 @@ export interface BotUpdate {
   serviceInterface?: number;
 }
 
-async function changeOwner(actor: RealmActor, user: User, bot: User, ownerId: number): Promise<User> {
+/** A bot's new owner; `bot` is one `botForAdmin` gave the caller, so the caller may change it. */
+async function changeOwner(actor: RealmActor, bot: User, ownerId: number): Promise<User> {
   if (ownerId === bot.botOwnerId) return bot;
   const owner = actor.user(ownerId);
   if (!owner) throw badRequest('Failed to change owner, no such user');
   if (!owner.isActive) throw badRequest('Failed to change owner, user is deactivated');
   if (owner.isBot) throw badRequest("Failed to change owner, bots can't own other bots");
-  if (!isAdmin(user) && bot.botOwnerId !== user.id) throw badRequest('Insufficient permission');
   const previousOwner = bot.botOwnerId;
   const updated: User = { ...bot, botOwnerId: ownerId };
   await saveUser(actor.sql, updated);
@@ -160,7 +160,7 @@ export function updateBot(actor: RealmActor, acting: User, botId: number, update
       defaultAllPublicStreams: update.defaultAllPublicStreams ?? current.defaultAllPublicStreams,
     };
     if (update.servicePayloadUrl !== undefined) checkInterface(update.serviceInterface ?? 1);
-    if (update.botOwnerId !== undefined) bot = await changeOwner(actor, user, bot, update.botOwnerId);
+    if (update.botOwnerId !== undefined) bot = await changeOwner(actor, bot, update.botOwnerId);
     bot = await applyUserChanges(actor, bot, { role: update.role, fullName });
     const changed: BotChange = {};
     if (next.defaultSendingStreamId !== current.defaultSendingStreamId) changed.default_sending_stream = streamName(actor, next.defaultSendingStreamId);
