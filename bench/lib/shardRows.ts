@@ -37,7 +37,8 @@ export function shardRows(o: Outcome<ShardsResult> | undefined, uwsMicros: numbe
         false,
         joinNotes(
           `p50 ${ms(f.allReceived.p50)}, max ${ms(f.allReceived.max)}: last receipt − scheduled start, over ${fmt(f.allReceived.count)} sends`,
-          f.incomplete ? `${fmt(f.incomplete)} acknowledged sends not received by every subscriber within ${fmt(f.waitedMs / 1000, 1)} s (counted as never: – )` : '',
+          f.incomplete ? `${fmt(f.incomplete)} acknowledged sends not received by every subscriber (counted as never: – ; waited ${fmt(f.waitedMs / 1000, 1)} s)` : '',
+          f.badQueue ? `${fmt(f.badQueue)} subscribers were told their queue was gone (BAD_EVENT_QUEUE_ID) and registered again meanwhile` : '',
           `${fmt(f.sends.acked)} of ${fmt(f.sends.scheduled)} sends acknowledged in ${f.windowSeconds} s (ack p99 ${ms(f.sends.latency.p99)})`,
           f.sends.failed ? `${f.sends.failed} failed: ${f.sends.firstFailure}` : '',
           `queues: ${placementText(f.split, 'queues')}`,

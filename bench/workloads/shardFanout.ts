@@ -47,6 +47,8 @@ export interface FanoutResult {
   allReceived: LatencySummary;
   /** Acknowledged sends some subscriber never received within the wait. */
   incomplete: number;
+  /** Subscribers told their queue was gone (BAD_EVENT_QUEUE_ID) meanwhile, who registered again. */
+  badQueue: number;
   /** Per delivery: receipt − send instant, ms. */
   sendToReceive: LatencySummary;
   deliveries: number;
@@ -223,6 +225,7 @@ async function measureFanout(
       sends: { scheduled: loop.scheduled, acked: loop.ok, failed: loop.failed, firstFailure: loop.firstFailure, latency: loop.latency },
       allReceived: summarize(allReceived),
       incomplete,
+      badQueue: reports.reduce((n, r) => n + r.byShard.reduce((m, c) => m + c.badQueue, 0), 0),
       sendToReceive: summarize(samples),
       deliveries,
       expected: loop.okSeqs.length * subscribers,
