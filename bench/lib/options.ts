@@ -83,7 +83,7 @@ Sizes and durations
                          10000; quick 1000)
   --shard-rate N         phase shards: sends/s of its open loops (default 20)
   --shard-polls N        phase shards: parked long-polls (default 40000; quick 2000)
-  --shard-heartbeat S    phase shards: HEARTBEAT_SECONDS of its cluster (default 20; quick 5)
+  --shard-heartbeat S    phase shards: HEARTBEAT_SECONDS of its cluster (default 45; quick 5)
   --seed-users api|cli   create users with one bulk admin create-users (cli, the default; no
                          passwords) or through POST /users (api: scrypt per user, ~9 users/s)
 
@@ -209,6 +209,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     shardRate: Math.max(1, num('shard-rate', 20)),
     shardPolls: Math.max(1, num('shard-polls', quick ? 2000 : 40_000)),
     // Long enough that two cores answer every parked poll within a round (see bench/README.md).
-    shardHeartbeatSeconds: Math.max(1, num('shard-heartbeat', quick ? 5 : 20)),
+    shardHeartbeatSeconds: Math.max(1, num('shard-heartbeat', quick ? 5 : 45)),
   };
 }
