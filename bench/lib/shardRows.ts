@@ -59,7 +59,7 @@ export function shardRows(o: Outcome<ShardsResult> | undefined, uwsMicros: numbe
     if (f.cpu?.microsPerDelivery) {
       rows.push(
         compareRow(
-          'CPU per delivered message event (shards)',
+          'Shards: CPU per delivered message event',
           micros(f.cpu.microsPerDelivery),
           f.cpu.microsPerDelivery,
           uwsMicros ? `${micros(uwsMicros)} (uWS hello)` : 'n/a',
