@@ -50,6 +50,17 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/** Every user long-polls a queue of their own while the owner sends on the channel. */
+async function listenWhileSending(): Promise<{ listeners: Listener[]; writer: Writer }> {
+  const listeners = everyone().map((c) => new Listener(c));
+  await Promise.all(listeners.map((l) => l.register()));
+  listeners.forEach((l) => l.start());
+  const writer = new Writer(owner, 30, toChannel);
+  writer.start();
+  await sleep(1000);
+  return { listeners, writer };
+}
+
 /** Which worker holds each queue shard now (from the workers' /health). */
 async function shardHolders(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -168,12 +179,7 @@ describe('queue shards', () => {
   }, 30_000);
 
   it('move with their queues when a worker joins and when one leaves on SIGTERM', async () => {
-    const listeners = everyone().map((c) => new Listener(c));
-    await Promise.all(listeners.map((l) => l.register()));
-    listeners.forEach((l) => l.start());
-    const writer = new Writer(owner, 30, toChannel);
-    writer.start();
-    await sleep(1000);
+    const { listeners, writer } = await listenWhileSending();
 
     await cluster.addWorker('w3');
     await sleep(1500);
@@ -193,12 +199,7 @@ describe('queue shards', () => {
   it('recover from kill -9 of a shard’s worker: its clients register again and miss nothing sent since', async () => {
     await cluster.addWorker('w4');
     await sleep(1500);
-    const listeners = everyone().map((c) => new Listener(c));
-    await Promise.all(listeners.map((l) => l.register()));
-    listeners.forEach((l) => l.start());
-    const writer = new Writer(owner, 30, toChannel);
-    writer.start();
-    await sleep(1000);
+    const { listeners, writer } = await listenWhileSending();
 
     const holders = await shardHolders();
     const realmHolder = (await cluster.holders()).get(realm)!.id;
