@@ -20,7 +20,9 @@ export type WorkerFrame =
   | { kind: 'response'; id: number; res: ApiResponse }
   /** The worker does not (or no longer) serve the request's realm: send it to the owner. */
   | { kind: 'bounce'; id: number; reason: string }
-  | { kind: 'shardReply'; id: number; reply: ShardReply };
+  | { kind: 'shardReply'; id: number; reply: ShardReply }
+  /** The worker is leaving: send nothing more on this connection, close it once answered. */
+  | { kind: 'bye' };
 
 export type Frame = FrontFrame | WorkerFrame;
 

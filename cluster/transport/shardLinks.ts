@@ -67,6 +67,8 @@ class Peer {
         for (const { id, batch } of this.queued) fs.send({ kind: 'shard', id, batch });
         this.queued = [];
       } else if (frame.kind === 'shardReply') this.settle(frame.id, frame.reply);
+      // The worker is leaving: what it has not answered is sent again to the shards' new workers.
+      else if (frame.kind === 'bye') fs.close();
     });
     fs.on('socketError', (err: Error) => this.log.debug({ worker: this.member.id, err: err.message }, 'queue shard connection error'));
     fs.on('close', () => {

@@ -173,6 +173,11 @@ export class WorkerClient {
       return;
     }
     if (frame.kind === 'shardReply') return; // only for worker-to-worker links (shardLinks.ts)
+    if (frame.kind === 'bye') {
+      // Requests already sent are still answered; new ones go elsewhere.
+      this.retire();
+      return;
+    }
     const entry = this.sent.get(frame.id);
     if (!entry) return; // timed out or abandoned meanwhile
     this.sent.delete(frame.id);

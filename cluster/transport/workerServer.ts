@@ -16,6 +16,7 @@ export class WorkerServer {
   private server: net.Server | null = null;
   private readonly sockets = new Set<FramedSocket>();
   private readonly pendingBySocket = new Map<FramedSocket, Map<number, ApiRequest>>();
+  private shardBatches = 0;
 
   constructor(
     private readonly gate: RealmGate,
@@ -89,13 +90,17 @@ export class WorkerServer {
             fs.send({ kind: 'shardReply', id: frame.id, reply: { ok: false, reason: 'this worker holds no queue shards' } });
             return;
           }
-          host.apply(frame.batch).then(
-            (reply) => fs.send({ kind: 'shardReply', id: frame.id, reply }),
-            (err: unknown) => {
-              this.log.error({ err, shard: frame.batch.unit }, 'queue shard batch failed');
-              fs.send({ kind: 'shardReply', id: frame.id, reply: { ok: false, reason: 'queue shard failed' } });
-            },
-          );
+          this.shardBatches++;
+          host
+            .apply(frame.batch)
+            .then(
+              (reply) => fs.send({ kind: 'shardReply', id: frame.id, reply }),
+              (err: unknown) => {
+                this.log.error({ err, shard: frame.batch.unit }, 'queue shard batch failed');
+                fs.send({ kind: 'shardReply', id: frame.id, reply: { ok: false, reason: 'queue shard failed' } });
+              },
+            )
+            .finally(() => this.shardBatches--);
           return;
         }
         default:
@@ -114,18 +119,26 @@ export class WorkerServer {
     });
   }
 
-  /** Requests received and not yet answered, over all fronts. */
+  /** Requests (and queue shard batches) received and not yet answered, over all connections. */
   get pending(): number {
-    let n = 0;
+    let n = this.shardBatches;
     for (const p of this.pendingBySocket.values()) n += p.size;
     return n;
   }
 
-  /** Stops accepting fronts; waits (bounded) for answers to go out, then closes the sockets. */
+  /**
+   * Stops accepting connections; waits (bounded) for answers to go out, then says bye on each
+   * connection and waits for the other side to close it. A request that crossed the bye is
+   * still answered (bounced, since the realms are gone): closing first would leave it without
+   * an answer, which a front must report as 502 for a write.
+   */
   async close(graceMs = 5000): Promise<void> {
     this.server?.close();
     const deadline = Date.now() + graceMs;
     while (this.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const fs of this.sockets) fs.send({ kind: 'bye' });
+    const closeBy = Date.now() + Math.min(graceMs, 2000);
+    while (this.sockets.size > 0 && Date.now() < closeBy) await new Promise((r) => setTimeout(r, 20));
     for (const fs of this.sockets) fs.close();
   }
 }

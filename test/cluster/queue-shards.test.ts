@@ -50,6 +50,17 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/** Every user long-polls a queue of their own while the owner sends on the channel. */
+async function listenWhileSending(): Promise<{ listeners: Listener[]; writer: Writer }> {
+  const listeners = everyone().map((c) => new Listener(c));
+  await Promise.all(listeners.map((l) => l.register()));
+  listeners.forEach((l) => l.start());
+  const writer = new Writer(owner, 30, toChannel);
+  writer.start();
+  await sleep(1000);
+  return { listeners, writer };
+}
+
 /** Which worker holds each queue shard now (from the workers' /health). */
 async function shardHolders(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -168,12 +179,7 @@ describe('queue shards', () => {
   }, 30_000);
 
   it('move with their queues when a worker joins and when one leaves on SIGTERM', async () => {
-    const listeners = everyone().map((c) => new Listener(c));
-    await Promise.all(listeners.map((l) => l.register()));
-    listeners.forEach((l) => l.start());
-    const writer = new Writer(owner, 30, toChannel);
-    writer.start();
-    await sleep(1000);
+    const { listeners, writer } = await listenWhileSending();
 
     await cluster.addWorker('w3');
     await sleep(1500);
@@ -193,23 +199,19 @@ describe('queue shards', () => {
   it('recover from kill -9 of a shard’s worker: its clients register again and miss nothing sent since', async () => {
     await cluster.addWorker('w4');
     await sleep(1500);
-    const listeners = everyone().map((c) => new Listener(c));
-    await Promise.all(listeners.map((l) => l.register()));
-    listeners.forEach((l) => l.start());
-    const writer = new Writer(owner, 30, toChannel);
-    writer.start();
-    await sleep(1000);
+    const { listeners, writer } = await listenWhileSending();
 
     const holders = await shardHolders();
     const realmHolder = (await cluster.holders()).get(realm)!.id;
     const victimId = [holders.get(shardName(realm, 0)), holders.get(shardName(realm, 1))].find((id) => id && id !== realmHolder)!;
     expect(victimId).toBeTruthy();
-    await cluster.signal(cluster.worker(victimId), 'SIGKILL');
-    await sleep(8000);
-    await expectAllDelivered(listeners, writer, true);
     const onVictim = listeners.filter((l) => holders.get(shardName(realm, shardOfUser(l.client.userId, 2))) === victimId);
     expect(onVictim.length).toBeGreaterThan(0);
-    for (const l of onVictim) expect(l.badQueue).toBeGreaterThan(0);
+    await cluster.signal(cluster.worker(victimId), 'SIGKILL');
+    // Its clients learn their queues are gone once its lease has run out, and register again.
+    await until(() => onVictim.every((l) => l.badQueue > 0), 'every client of the lost shard to register again', 20_000);
+    await sleep(1500);
+    await expectAllDelivered(listeners, writer, true);
     // Every acknowledged message is there for everyone.
     const history = await members[0]!.get('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: 'everyone' }]) });
     const ids = new Set((history.body.messages as { id: number }[]).map((m) => m.id));
