@@ -9,6 +9,7 @@ import { apiEmail, avatarUrl } from '../views/users.js';
 import { BotType } from '../model/types.js';
 import { formatBot } from '../views/bots.js';
 import { checkUrl } from '../actions/users/botServices.js';
+import { botAvatarImages, saveAvatarImages } from '../actions/users/avatar.js';
 
 const optionalStreamName = () => p.jsonOrString(z.union([z.string(), z.null()])).optional();
 
@@ -29,9 +30,10 @@ export const botEndpoints = [
       service_name: p.string().optional(),
       interface_type: p.int().default(1),
     },
-    async handler({ actor, user, args }) {
+    async handler({ actor, user, args, req }) {
       const payloadUrl = args.payload_url === '' ? '' : checkUrl('payload_url', args.payload_url);
-      const bot = await createBot(actor, user, {
+      const avatar = await botAvatarImages(actor, req.files);
+      let bot = await createBot(actor, user, {
         fullName: args.full_name,
         shortName: args.short_name,
         botType: args.bot_type,
@@ -42,6 +44,10 @@ export const botEndpoints = [
         serviceName: args.service_name ?? null,
         interfaceType: args.interface_type,
       });
+      if (avatar) {
+        await saveAvatarImages(actor, bot, avatar);
+        bot = actor.user(bot.id)!;
+      }
       const view = formatBot(actor, bot);
       return {
         user_id: bot.id,
@@ -93,9 +99,10 @@ export const botEndpoints = [
       service_payload_url: p.jsonOrString(z.string()).optional(),
       service_interface: p.int().default(1),
     },
-    async handler({ actor, user, args }) {
+    async handler({ actor, user, args, req }) {
       const servicePayloadUrl =
         args.service_payload_url === undefined ? undefined : checkUrl('service_payload_url', args.service_payload_url);
+      const avatar = await botAvatarImages(actor, req.files);
       await updateBot(actor, user, args.bot_id, {
         fullName: args.full_name,
         role: args.role,
@@ -106,6 +113,7 @@ export const botEndpoints = [
         servicePayloadUrl,
         serviceInterface: args.service_interface,
       });
+      if (avatar) await saveAvatarImages(actor, actor.user(args.bot_id)!, avatar);
       const bot = actor.user(args.bot_id);
       if (!bot) throw badRequest('No such bot');
       const v = formatBot(actor, bot);

@@ -119,3 +119,31 @@ describe('with RATE_LIMITS=off', () => {
     }
   });
 });
+
+describe('authenticate_by_username in RATE_LIMITS', () => {
+  let strictServer: Awaited<ReturnType<typeof ownServer>>;
+  let strictAnonymous: PortClient;
+
+  beforeAll(async () => {
+    strictServer = await ownServer({ RATE_LIMITS: 'api_by_ip=off,authenticate_by_username=2/1800' });
+    strictAnonymous = PortClient.of(strictServer.port, anonymous);
+  });
+
+  afterAll(async () => {
+    await strictServer?.stop();
+  });
+
+  it('limits failed password checks per username to the rule given', async () => {
+    const username = other.email;
+    const tries = [];
+    for (const password of ['wrong-1', 'wrong-2', 'wrong-3']) tries.push(await strictAnonymous.post('/fetch_api_key', { username, password }));
+    expect(tries.map((r) => [r.status, r.body.code])).toEqual([
+      [401, 'AUTHENTICATION_FAILED'],
+      [401, 'AUTHENTICATION_FAILED'],
+      [429, 'RATE_LIMIT_HIT'],
+    ]);
+    // Another username is not affected.
+    const theirs = await strictAnonymous.post('/fetch_api_key', { username: member.email, password: 'wrong-1' });
+    expect([theirs.status, theirs.body.code]).toEqual([401, 'AUTHENTICATION_FAILED']);
+  });
+});

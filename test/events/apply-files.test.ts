@@ -51,6 +51,29 @@ describe('uploads', () => {
     await verify(all, async () => ok(await bob.delete('/users/me/avatar')));
   });
 
+  it("a bot's avatar, given at creation and changed by its owner; two files change nothing", async () => {
+    const files = new FileClient(port(), bob);
+    const part = async (background: string) => ({
+      name: 'file', filename: 'bot.png', contentType: 'image/png',
+      data: await sharp({ create: { width: 48, height: 48, channels: 3, background } }).png().toBuffer(),
+    });
+    const created = await verify(all, async () =>
+      binaryUpload(files, '/api/v1/bots', [await part('#0000aa'), { name: 'full_name', data: 'Pixel Bot' }, { name: 'short_name', data: 'pixel' }]),
+    );
+    expect(created.result.status, created.result.body.toString()).toBe(200);
+    const botId = created.result.json.user_id as number;
+    expect(created.result.json.avatar_url).toMatch(/^\/user_avatars\//);
+    const changed = await verify(all, async () => binaryUpload(files, `/api/v1/bots/${botId}`, [await part('#00aa00')], 'PATCH'));
+    expect(changed.result.status, changed.result.body.toString()).toBe(200);
+    expect(changed.result.json.avatar_url).toMatch(/^\/user_avatars\//);
+    expect(changed.result.json.avatar_url).not.toBe(created.result.json.avatar_url);
+    const bobSaw = changed.outcomes.get(all[1]!)!.events.map((e) => `${e.type} ${e.op}`);
+    expect(bobSaw).toEqual(expect.arrayContaining(['realm_bot update', 'realm_user update']));
+    const two = await verify(all, async () => binaryUpload(files, `/api/v1/bots/${botId}`, [await part('#aaaa00'), await part('#00aaaa')], 'PATCH'), { stateChange: false });
+    expect([two.result.status, two.result.json.msg]).toEqual([400, 'You may only upload one file at a time']);
+    expect(two.outcomes.get(all[1]!)!.events).toEqual([]);
+  });
+
   it('the realm icon and logos: uploaded by an administrator, then back to the defaults', async () => {
     const image = await sharp({ create: { width: 400, height: 120, channels: 3, background: '#123456' } }).png().toBuffer();
     const part = [{ name: 'file', filename: 'i.png', contentType: 'image/png', data: image }];

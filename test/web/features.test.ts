@@ -116,6 +116,31 @@ describe('compose', () => {
 });
 
 describe('messages', () => {
+  it('attaches files pasted or dropped into the message box', async () => {
+    await openTopic('ops');
+    await compose().getByLabel('Topic', { exact: true }).fill('files');
+    await messageBox().fill('');
+    // A paste and a drop carrying a file, as the browser makes them from the clipboard or a file manager.
+    for (const [kind, name] of [['paste', 'pasted.txt'], ['drop', 'dropped.txt']] as const) {
+      await messageBox().evaluate(
+        (box, [kind, name]) => {
+          // The page's constructors (the tests are type-checked without the DOM's types).
+          const w = globalThis as unknown as Record<'DataTransfer' | 'File' | 'ClipboardEvent' | 'DragEvent', new (...args: unknown[]) => never>;
+          const data: { items: { add(file: unknown): void } } = new w.DataTransfer();
+          data.items.add(new w.File([`${kind} contents`], name, { type: 'text/plain' }));
+          const init = { bubbles: true, cancelable: true };
+          box.dispatchEvent(kind === 'paste' ? new w.ClipboardEvent('paste', { ...init, clipboardData: data }) : new w.DragEvent('drop', { ...init, dataTransfer: data }));
+        },
+        [kind, name] as const,
+      );
+      await expect.poll(() => messageBox().inputValue()).toContain(`[${name}](/user_uploads/`);
+    }
+    await compose().getByRole('button', { name: 'Send' }).click();
+    await messages().getByRole('listitem').getByRole('link', { name: 'dropped.txt' }).waitFor();
+    const content = (await newest(carol)).content;
+    expect(content).toMatch(/href="\/user_uploads\/[^"]+\/pasted\.txt"/);
+  });
+
   it('stars, moves a topic and deletes', async () => {
     await openTopic('ops');
     await carol.ok('POST', '/messages', { type: 'stream', to: 'ops', topic: 'disk', content: 'Disk is at 91%' });

@@ -37,16 +37,40 @@ async function changeAvatar(actor: RealmActor, user: User, source: 'G' | 'U', wr
 
 export async function uploadAvatar(actor: RealmActor, user: User, files: UploadedFile[] | undefined): Promise<{ avatar_url: string }> {
   checkMayChange(actor, user);
-  const file = checkImageFile(files, REALM_LIMITS.max_avatar_file_size_mib, 'You must upload exactly one avatar.');
+  const images = await avatarImages(actor, checkImageFile(files, REALM_LIMITS.max_avatar_file_size_mib, 'You must upload exactly one avatar.'));
+  return saveAvatarImages(actor, user, images);
+}
+
+/** An uploaded image as the two avatar sizes (refused with BAD_IMAGE before anything changes). */
+export interface AvatarImages {
+  small: Buffer;
+  medium: Buffer;
+}
+
+async function avatarImages(actor: RealmActor, file: UploadedFile): Promise<AvatarImages> {
   const bytes = await stagedBytes(actor, file);
-  const small = await resizedPng(bytes, AVATAR_SIZE, 'cover');
-  const medium = await resizedPng(bytes, AVATAR_MEDIUM_SIZE, 'cover');
+  return { small: await resizedPng(bytes, AVATAR_SIZE, 'cover'), medium: await resizedPng(bytes, AVATAR_MEDIUM_SIZE, 'cover') };
+}
+
+/**
+ * The avatar a POST /bots or PATCH /bots/{id} carries, as Zulip takes it there: no file, no
+ * change; one file, the bot's avatar (made ready here, saved once the rest of the request
+ * succeeded); more, refused.
+ */
+export async function botAvatarImages(actor: RealmActor, files: UploadedFile[] | undefined): Promise<AvatarImages | null> {
+  if (!files || files.length === 0) return null;
+  if (files.length > 1) throw badRequest('You may only upload one file at a time');
+  return avatarImages(actor, checkImageFile(files, REALM_LIMITS.max_avatar_file_size_mib, 'You may only upload one file at a time'));
+}
+
+/** Stores the avatar images as the user's (or bot's) new avatar and tells everyone. */
+export function saveAvatarImages(actor: RealmActor, user: User, images: AvatarImages): Promise<{ avatar_url: string }> {
   return actor.exclusive(async () => {
     const current = actor.user(user.id)!;
     const next = await changeAvatar(actor, current, 'U', async (version) => {
       const { storage } = actor.services;
-      await storage.put('avatars', avatarKey(user.realmId, user.id, version, false), Readable.from([small]), 'image/png');
-      await storage.put('avatars', avatarKey(user.realmId, user.id, version, true), Readable.from([medium]), 'image/png');
+      await storage.put('avatars', avatarKey(user.realmId, user.id, version, false), Readable.from([images.small]), 'image/png');
+      await storage.put('avatars', avatarKey(user.realmId, user.id, version, true), Readable.from([images.medium]), 'image/png');
     });
     return { avatar_url: avatarUrl(next) };
   });

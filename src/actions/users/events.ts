@@ -27,6 +27,8 @@ export function publishRealmUserRemove(actor: RealmActor, user: User, userIds: I
 
 /** The avatar fields of a `realm_user` update (sent when the avatar URL changes). */
 export function publishAvatarUpdate(actor: RealmActor, user: User): void {
+  // As Zulip: a bot's owner and the administrators also get it as a realm_bot update.
+  if (user.isBot) publishBotUpdate(actor, user, { avatar_url: avatarUrl(user) });
   publishRealmUserUpdate(actor, user, {
     avatar_source: user.avatarSource,
     avatar_url: avatarUrl(user),

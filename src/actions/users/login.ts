@@ -5,7 +5,7 @@ import { ApiError } from '../../model/errors.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import { verifyPassword } from '../../auth/passwords.js';
-import { FailureLimiter } from '../../auth/failures.js';
+import { FailureLimiter, failedPasswordRule } from '../../auth/failures.js';
 import { cacheSession, forgetUserSessions, newSessionSecret, sessionAuthHash, sessionIdHash } from '../../auth/session.js';
 import { isSessionCredential, sessionCredential } from '../../auth/queueCredential.js';
 import { deleteExpiredSessions, deleteSession, deleteUserSessions, insertSession, updateSessionAuthHash, type SessionRow } from '../../db/sessions.js';
@@ -19,11 +19,12 @@ const loginFailures = new CacheKey('login failures', () => new FailureLimiter())
 /** The account an email and password name, or Zulip's error for why not. */
 export async function checkPasswordLogin(actor: RealmActor, username: string, password: string): Promise<User> {
   const failures = actor.caches.get(loginFailures);
+  const rule = failedPasswordRule(actor.services.config.RATE_LIMITS);
   const key = username.trim().toLowerCase();
-  failures.check(key);
+  failures.check(key, rule);
   // Counted before the slow password check, so that tries sent all at once cannot all pass
   // the check above; a successful login clears the count.
-  failures.record(key);
+  failures.record(key, rule);
   const user = await userForLogin(actor, username.trim());
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (!ok || !user) throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);

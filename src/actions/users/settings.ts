@@ -6,7 +6,7 @@ import { Role, type User } from '../../model/types.js';
 import { checkFullName } from './create.js';
 import { presenceSettingChanged } from './presence.js';
 import { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.js';
-import { FailureLimiter } from '../../auth/failures.js';
+import { FailureLimiter, failedPasswordRule } from '../../auth/failures.js';
 import { checkSettingValue, userSettingValue, type SettingValue } from '../../model/userSettings.js';
 import { publishEmailVisibilityChange, publishRealmUserUpdate, publishSettingChange } from './events.js';
 import { apiEmail } from '../../views/users.js';
@@ -53,9 +53,10 @@ function checkNewFullName(actor: RealmActor, user: User, raw: string): string {
 
 async function checkPasswordChange(actor: RealmActor, user: User, oldPassword: string | undefined, newPassword: string): Promise<string> {
   const key = `${actor.realm.id}:${user.id}`;
-  passwordFailures.check(key);
+  const rule = failedPasswordRule(actor.services.config.RATE_LIMITS);
+  passwordFailures.check(key, rule);
   if (!(await verifyPassword(oldPassword ?? '', user.passwordHash))) {
-    passwordFailures.record(key);
+    passwordFailures.record(key, rule);
     throw badRequest('Wrong password!');
   }
   passwordFailures.clear(key);

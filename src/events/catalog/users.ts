@@ -41,6 +41,7 @@ const botChange = z.strictObject({
   role: int().optional(),
   is_active: z.boolean().optional(),
   api_key: z.string().optional(),
+  avatar_url: z.string().optional(),
   owner_id: int().nullable().optional(),
   default_sending_stream: z.string().nullable().optional(),
   default_events_register_stream: z.string().nullable().optional(),

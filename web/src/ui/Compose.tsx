@@ -187,6 +187,18 @@ export function Compose() {
   const attach = async (input: HTMLInputElement) => {
     const files = [...(input.files ?? [])];
     input.value = '';
+    await attachFiles(files);
+  };
+
+  // Files pasted or dropped into the message box go the same way as picked ones.
+  const takeFiles = (e: Event, list: FileList | null | undefined) => {
+    const files = [...(list ?? [])];
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attachFiles(files);
+  };
+
+  const attachFiles = async (files: File[]) => {
     if (files.length === 0) return;
     setUploading(true);
     let text = latestContent.current;
@@ -345,6 +357,9 @@ export function Compose() {
             onInput={(e) => onContentInput(e.currentTarget)}
             onKeyDown={(e) => onKeyDown(e, 'content')}
             onBlur={() => setTimeout(() => setSuggest((s) => (s.field === 'content' ? { ...s, list: [] } : s)), 150)}
+            onPaste={(e) => takeFiles(e, e.clipboardData?.files)}
+            onDragOver={(e) => e.dataTransfer?.types.includes('Files') && e.preventDefault()}
+            onDrop={(e) => takeFiles(e, e.dataTransfer?.files)}
           />
         )}
         {suggest.field === 'content' && <Suggestions list={suggest.list} active={suggest.active} id="content-suggestions" onPick={pick} />}
