@@ -62,12 +62,8 @@ export async function saveBotSettings(sql: Sql, b: BotSettings): Promise<void> {
 export async function loadOrganizationState(sql: Sql, state: RealmState): Promise<void> {
   const realmId = state.realm.id;
   for (const folder of await loadRealmFolders(sql, realmId)) state.channelFolders.set(folder.id, folder);
-  for (const field of await loadRealmProfileFields(sql, realmId)) state.profileFields.set(field.id, field);
-  for (const value of await loadRealmProfileValues(sql, realmId)) {
-    let byField = state.profileValues.get(value.userId);
-    if (!byField) state.profileValues.set(value.userId, (byField = new Map()));
-    byField.set(value.fieldId, value);
-  }
+  for (const field of await loadRealmProfileFields(sql, realmId)) state.putProfileField(field);
+  for (const value of await loadRealmProfileValues(sql, realmId)) state.putProfileValue(value);
   for (const invite of await loadRealmInvites(sql, realmId)) state.multiuseInvites.set(invite.id, invite);
   for (const invite of await loadPendingEmailInvites(sql, realmId)) state.emailInvites.set(invite.id, invite);
   for (const bot of await loadRealmBotSettings(sql, realmId)) state.botSettings.set(bot.userId, bot);

@@ -26,7 +26,7 @@ export class RealmState {
   /** Organization administration: folders, profile fields and values, invitation links, bots. */
   readonly channelFolders = new Map<number, ChannelFolder>();
   readonly profileFields = new Map<number, CustomProfileField>();
-  /** user id → field id → value. */
+  /** user id → field id → value. Changed only through the methods below (profileVersion). */
   readonly profileValues = new Map<number, Map<number, ProfileFieldValue>>();
   readonly multiuseInvites = new Map<number, MultiuseInvite>();
   /** Email invitations still pending (neither used nor revoked), by id. */
@@ -77,6 +77,39 @@ export class RealmState {
     this.users.set(user.id, user);
     this.byEmail.set(user.deliveryEmail.toLowerCase(), user);
     this.byKeyDigest.set(apiKeyDigest(user.apiKey), user);
+  }
+
+  /**
+   * Bumped on every change of a custom profile field or value: views derived from every
+   * user's profile data (register's user lists) key on it, with usersVersion.
+   */
+  profileVersion = 0;
+
+  /** Inserts or replaces a custom profile field (its definition or order). */
+  putProfileField(field: CustomProfileField): void {
+    this.profileVersion++;
+    this.profileFields.set(field.id, field);
+  }
+
+  /** Removes a custom profile field and every user's value of it. */
+  removeProfileField(fieldId: number): void {
+    this.profileVersion++;
+    this.profileFields.delete(fieldId);
+    for (const values of this.profileValues.values()) values.delete(fieldId);
+  }
+
+  /** Sets one user's value of a field. */
+  putProfileValue(value: ProfileFieldValue): void {
+    this.profileVersion++;
+    let byField = this.profileValues.get(value.userId);
+    if (!byField) this.profileValues.set(value.userId, (byField = new Map()));
+    byField.set(value.fieldId, value);
+  }
+
+  /** Clears one user's value of a field. */
+  removeProfileValue(userId: number, fieldId: number): void {
+    this.profileVersion++;
+    this.profileValues.get(userId)?.delete(fieldId);
   }
 
   groupByName(name: string): UserGroup | undefined {

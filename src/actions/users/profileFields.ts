@@ -47,7 +47,7 @@ export function createProfileField(actor: RealmActor, acting: User, input: Field
     checkNameFree(actor, def.name);
     const order = Math.max(-1, ...[...actor.state.profileFields.values()].map((f) => f.order)) + 1;
     const field = await insertProfileField(actor.sql, { ...def, realmId: actor.realm.id, order });
-    actor.state.profileFields.set(field.id, field);
+    actor.state.putProfileField(field);
     publishFields(actor);
     return field;
   });
@@ -86,8 +86,8 @@ export function updateProfileField(
     }
     await saveProfileField(actor.sql, updated);
     for (const userId of dropped) await saveProfileValues(actor.sql, userId, [{ fieldId: field.id, value: null, renderedValue: null }]);
-    actor.state.profileFields.set(field.id, updated);
-    for (const userId of dropped) actor.state.profileValues.get(userId)?.delete(field.id);
+    actor.state.putProfileField(updated);
+    for (const userId of dropped) actor.state.removeProfileValue(userId, field.id);
     publishFields(actor);
     for (const userId of dropped) publishValue(actor, userId, field.id, null, null);
   });
@@ -99,8 +99,7 @@ export function deleteProfileFieldById(actor: RealmActor, acting: User, id: numb
     requireAdmin(actingUser(actor.state, acting));
     const field = fieldById(actor, id);
     await deleteProfileField(actor.sql, actor.realm.id, field.id);
-    actor.state.profileFields.delete(field.id);
-    for (const values of actor.state.profileValues.values()) values.delete(field.id);
+    actor.state.removeProfileField(field.id);
     publishFields(actor);
   });
 }
@@ -114,7 +113,7 @@ export function reorderProfileFields(actor: RealmActor, acting: User, order: num
       throw badRequest('Invalid order mapping.');
     }
     await saveProfileFieldOrder(actor.sql, actor.realm.id, order);
-    order.forEach((id, i) => actor.state.profileFields.set(id, { ...actor.state.profileFields.get(id)!, order: i }));
+    order.forEach((id, i) => actor.state.putProfileField({ ...actor.state.profileFields.get(id)!, order: i }));
     publishFields(actor);
   });
 }
@@ -156,11 +155,9 @@ export async function applyProfileData(actor: RealmActor, target: User, entries:
   const real = changes.filter((c) => (current?.get(c.fieldId)?.value ?? null) !== c.value);
   if (!real.length) return;
   await saveProfileValues(actor.sql, target.id, real);
-  let values = actor.state.profileValues.get(target.id);
-  if (!values) actor.state.profileValues.set(target.id, (values = new Map()));
   for (const c of real) {
-    if (c.value === null) values.delete(c.fieldId);
-    else values.set(c.fieldId, { fieldId: c.fieldId, userId: target.id, value: c.value, renderedValue: c.renderedValue });
+    if (c.value === null) actor.state.removeProfileValue(target.id, c.fieldId);
+    else actor.state.putProfileValue({ fieldId: c.fieldId, userId: target.id, value: c.value, renderedValue: c.renderedValue });
     publishValue(actor, target.id, c.fieldId, c.value, c.renderedValue);
   }
 }
