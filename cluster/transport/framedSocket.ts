@@ -6,11 +6,11 @@
 // stops reading requests from a front whose responses back up; the front stops sending.
 import type net from 'node:net';
 import { EventEmitter } from 'node:events';
-import { encodeFrame, FrameDecoder, type Frame, type Received } from './frames.js';
+import { encodeFrame, encodeFrameParts, FrameDecoder, type Frame, type Received } from './frames.js';
 
 export class FramedSocket extends EventEmitter {
   private readonly decoder = new FrameDecoder();
-  private waiting: Buffer[] = [];
+  private waiting: Uint8Array[] = [];
   private corked = false;
   private blocked = false;
   closed = false;
@@ -43,12 +43,15 @@ export class FramedSocket extends EventEmitter {
     return this.blocked;
   }
 
-  /** Sends a frame, with payload text carried as is after its header (see frames.ts). */
-  send(frame: Frame, payload?: string): void {
+  /**
+   * Sends a frame, with a payload carried as is after its header (see frames.ts): text, or
+   * byte pieces, which are written as they are (a large body is not joined into one buffer).
+   */
+  send(frame: Frame, payload?: string | readonly Uint8Array[]): void {
     if (this.closed || this.socket.destroyed) return;
-    const bytes = encodeFrame(frame, payload);
+    const pieces = typeof payload === 'object' ? encodeFrameParts(frame, payload) : [encodeFrame(frame, payload)];
     if (this.blocked) {
-      this.waiting.push(bytes);
+      for (const piece of pieces) this.waiting.push(piece);
       return;
     }
     if (!this.corked) {
@@ -59,7 +62,10 @@ export class FramedSocket extends EventEmitter {
         this.socket.uncork();
       });
     }
-    if (!this.socket.write(bytes)) this.block();
+    // Every piece is handed over; the socket keeps what it cannot send yet (no copy).
+    let full = false;
+    for (const piece of pieces) if (!this.socket.write(piece)) full = true;
+    if (full) this.block();
   }
 
   private block(): void {

@@ -1,8 +1,10 @@
 // Length-prefixed frames: a 4-byte big-endian length of the rest, a 4-byte big-endian length
-// of the JSON header, the header (UTF-8 JSON), then an optional payload of UTF-8 text that is
-// carried as is. A response's body travels as the payload: the worker turns it into JSON
-// text once, and the front writes that text to the client without parsing it or encoding it
-// again (as JSON inside JSON it would be escaped, parsed and stringified once more).
+// of the JSON header, the header (UTF-8 JSON), then an optional payload of bytes (UTF-8 text)
+// that is carried as is. A response's body travels as the payload: the worker turns it into
+// JSON once (or has its bytes ready: register's user lists), and the front writes those bytes
+// to the client without decoding, parsing or encoding them again (as JSON inside JSON it would
+// be escaped, parsed and stringified once more). A payload is sent as the pieces it is in and
+// received as the pieces it came in, never joined into one buffer or string.
 import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { ShardBatch, ShardReply } from '../shardOps.js';
 
@@ -26,11 +28,26 @@ export type WorkerFrame =
 
 export type Frame = FrontFrame | WorkerFrame;
 
-/** A decoded frame and the payload text that came with it, if any. */
-export type Received<F extends Frame = Frame> = F & { payload?: string };
+/** A decoded frame and the payload bytes that came with it, if any, in the pieces they arrived in. */
+export type Received<F extends Frame = Frame> = F & { payload?: Buffer[] };
 
 /** Request bodies are capped by MAX_BODY_BYTES (25 MiB by default); JSON escaping can double them. */
 export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
+
+/** A frame with its payload given as byte pieces: the header, then the pieces themselves (not copied). */
+export function encodeFrameParts(frame: Frame, payload: readonly Uint8Array[]): Uint8Array[] {
+  const json = JSON.stringify(frame);
+  const jsonBytes = Buffer.byteLength(json, 'utf8');
+  let payloadBytes = 0;
+  for (const part of payload) payloadBytes += part.byteLength;
+  const head = Buffer.allocUnsafe(8 + jsonBytes);
+  head.writeUInt32BE(4 + jsonBytes + payloadBytes, 0);
+  head.writeUInt32BE(jsonBytes, 4);
+  head.write(json, 8, 'utf8');
+  const out: Uint8Array[] = [head];
+  for (const part of payload) if (part.byteLength > 0) out.push(part);
+  return out;
+}
 
 export function encodeFrame(frame: Frame, payload?: string): Buffer {
   const json = JSON.stringify(frame);
@@ -63,12 +80,18 @@ export class FrameDecoder {
       const length = head.readUInt32BE(0);
       if (length > this.maxBytes) throw new FrameError(`frame of ${length} bytes exceeds the limit of ${this.maxBytes}`);
       if (this.buffered < 4 + length) break;
-      const body = this.take(4 + length).subarray(4);
-      const jsonBytes = body.length >= 4 ? body.readUInt32BE(0) : -1;
-      if (jsonBytes < 0 || jsonBytes > body.length - 4) throw new FrameError('malformed frame: header length out of range');
+      // The header is read from one buffer (joined only when it spans chunks); the payload
+      // stays in the chunks it arrived in.
+      this.skip(4);
+      const jsonBytes = length >= 4 ? this.peek(4).readUInt32BE(0) : -1;
+      if (jsonBytes < 0 || jsonBytes > length - 4) throw new FrameError('malformed frame: header length out of range');
+      const header = this.peek(4 + jsonBytes);
+      const headerText = header.toString('utf8', 4, 4 + jsonBytes);
+      this.skip(4 + jsonBytes);
+      const payload = this.takeParts(length - 4 - jsonBytes);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(body.toString('utf8', 4, 4 + jsonBytes));
+        parsed = JSON.parse(headerText);
       } catch (err) {
         throw new FrameError(`malformed frame: ${(err as Error).message}`);
       }
@@ -76,32 +99,46 @@ export class FrameDecoder {
         throw new FrameError('frame without a kind');
       }
       const frame = parsed as Received;
-      if (body.length > 4 + jsonBytes) frame.payload = body.toString('utf8', 4 + jsonBytes);
+      if (payload.length > 0) frame.payload = payload;
       frames.push(frame);
     }
     return frames;
   }
 
+  /** The first `n` buffered bytes (n at most what is buffered) in one buffer, without taking them. */
   private peek(n: number): Buffer {
-    if (this.chunks[0]!.length >= n) return this.chunks[0]!;
-    const joined = Buffer.concat(this.chunks);
-    this.chunks = [joined];
+    const first = this.chunks[0]!;
+    if (first.length >= n) return first;
+    // Only as many chunks as the n bytes span are joined.
+    let count = 0;
+    let bytes = 0;
+    while (bytes < n) bytes += this.chunks[count++]!.length;
+    const joined = Buffer.concat(this.chunks.slice(0, count), bytes);
+    this.chunks.splice(0, count, joined);
     return joined;
   }
 
-  private take(n: number): Buffer {
-    const first = this.chunks[0]!;
-    let out: Buffer;
-    if (first.length >= n) {
-      out = first.subarray(0, n);
-      if (first.length === n) this.chunks.shift();
-      else this.chunks[0] = first.subarray(n);
-    } else {
-      const joined = Buffer.concat(this.chunks);
-      out = joined.subarray(0, n);
-      this.chunks = joined.length > n ? [joined.subarray(n)] : [];
-    }
+  /** Drops `n` buffered bytes. */
+  private skip(n: number): void {
+    this.takeParts(n);
+  }
+
+  /** Takes `n` buffered bytes as views of the chunks they are in (nothing copied). */
+  private takeParts(n: number): Buffer[] {
+    const out: Buffer[] = [];
     this.buffered -= n;
+    while (n > 0) {
+      const first = this.chunks[0]!;
+      if (first.length <= n) {
+        out.push(first);
+        this.chunks.shift();
+        n -= first.length;
+      } else {
+        out.push(first.subarray(0, n));
+        this.chunks[0] = first.subarray(n);
+        n = 0;
+      }
+    }
     return out;
   }
 }

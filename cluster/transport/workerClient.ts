@@ -182,8 +182,8 @@ export class WorkerClient {
     if (!entry) return; // timed out or abandoned meanwhile
     this.sent.delete(frame.id);
     if (!entry.isPoll) this.inFlight--;
-    // The body came as the payload: JSON text the front writes as is.
-    if (frame.kind === 'response') entry.settle({ kind: 'response', res: frame.payload === undefined ? frame.res : { ...frame.res, bodyJson: frame.payload } });
+    // The body came as the payload: JSON bytes the front writes as they came.
+    if (frame.kind === 'response') entry.settle({ kind: 'response', res: frame.payload === undefined ? frame.res : { ...frame.res, bodyBytes: frame.payload } });
     else entry.settle({ kind: 'bounce', reason: frame.reason });
     this.pump();
   }

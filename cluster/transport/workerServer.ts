@@ -67,9 +67,10 @@ export class WorkerServer {
             (outcome) => {
               pending.delete(frame.id);
               if (outcome.kind === 'response') {
-                // The body goes as the frame's payload, as the JSON text the client gets.
-                const { body, bodyJson: text, ...rest } = outcome.res;
-                fs.send({ kind: 'response', id: frame.id, res: { ...rest, body: {} } }, text ?? bodyJson(body));
+                // The body goes as the frame's payload, as the JSON the client gets (its bytes
+                // as they are when the worker has them in pieces).
+                const { body, bodyJson: text, bodyBytes, ...rest } = outcome.res;
+                fs.send({ kind: 'response', id: frame.id, res: { ...rest, body: {} } }, bodyBytes ?? text ?? bodyJson(body));
               } else fs.send({ kind: 'bounce', id: frame.id, reason: outcome.reason });
             },
             (err: unknown) => {

@@ -69,6 +69,12 @@ export interface ApiResponse {
    * text); `body` then holds only the envelope. The front writes this text as is.
    */
   bodyJson?: string;
+  /**
+   * The whole body as UTF-8 JSON in pieces written one after the other, when the worker made
+   * it ahead from bytes it keeps (register's user lists): `body` then holds only the envelope.
+   * The front writes the pieces as they are, without joining them.
+   */
+  bodyBytes?: readonly Uint8Array[];
   headers?: Record<string, string>;
   /** The matched route's pattern, e.g. `/users/{user_id}`, for logs and metrics. */
   route?: string;

@@ -74,16 +74,21 @@ const statusLine = (status: number): string => {
   return line;
 };
 
+/** What ends every JSON body. */
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Sends a response; `body` is text, an envelope object (made JSON here) or the JSON's UTF-8
+ * bytes in pieces (see writePieces).
+ */
 function send(p: Pending, status: number, body: unknown, headers?: Record<string, string>, contentType = 'application/json', cookies?: string[]): void {
   if (p.aborted) return;
   p.aborted = true;
-  const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
   const res = p.res;
+  if (Array.isArray(body)) return writePieces(p, status, body as Uint8Array[], headers, contentType, cookies);
+  const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
   res.cork(() => {
-    res.writeStatus(statusLine(status));
-    res.writeHeader('Content-Type', contentType);
-    if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
-    if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
+    writeHead(res, status, headers, contentType, cookies);
     // The GET's length by hand: uWebSockets' endWithoutBody(length) leaves the connection
     // unusable for the next request on it; a plain header keeps keep-alive working.
     if (p.head) {
@@ -91,6 +96,50 @@ function send(p: Pending, status: number, body: unknown, headers?: Record<string
       res.endWithoutBody();
     } else {
       res.end(text);
+    }
+  });
+}
+
+function writeHead(res: HttpResponse, status: number, headers: Record<string, string> | undefined, contentType: string, cookies: string[] | undefined): void {
+  res.writeStatus(statusLine(status));
+  res.writeHeader('Content-Type', contentType);
+  if (headers) for (const k in headers) res.writeHeader(k, headers[k]!);
+  if (cookies) for (const c of cookies) res.writeHeader('Set-Cookie', c);
+}
+
+/**
+ * Writes a body given as byte pieces (a large register answer, some 34 MB) as they are: each
+ * piece goes to the socket as far as the socket takes it, and the rest waits for the socket
+ * to drain (onWritable), from the offset uWebSockets reports. Nothing is joined, copied into
+ * a string or buffered by hand (end() of one large body would copy what the socket cannot
+ * take at once).
+ */
+function writePieces(p: Pending, status: number, pieces: readonly Uint8Array[], headers: Record<string, string> | undefined, contentType: string, cookies: string[] | undefined): void {
+  const res = p.res;
+  let total = 0;
+  for (const piece of pieces) total += piece.byteLength;
+  let i = 0;
+  /** Where pieces[i] starts in the body. */
+  let pieceStart = 0;
+  /** Writes on from uWebSockets' offset; true once all is written, false while the socket is full. */
+  const pump = (): boolean => {
+    for (;;) {
+      const written = res.getWriteOffset();
+      while (i < pieces.length && pieceStart + pieces[i]!.byteLength <= written) pieceStart += pieces[i++]!.byteLength;
+      if (i >= pieces.length) return true;
+      const piece = pieces[i]!;
+      const [ok, done] = res.tryEnd(written > pieceStart ? piece.subarray(written - pieceStart) : piece, total);
+      if (done) return true;
+      if (!ok) return false;
+    }
+  };
+  res.cork(() => {
+    writeHead(res, status, headers, contentType, cookies);
+    if (p.head) {
+      res.writeHeader('Content-Length', String(total));
+      res.endWithoutBody();
+    } else if (!pump()) {
+      res.onWritable(() => pump());
     }
   });
 }
@@ -237,7 +286,8 @@ export class FrontServer {
           send(p, e.status, e.body);
         });
       } else {
-        send(p, r.status, r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body, r.headers, undefined, r.cookies);
+        const body = r.bodyBytes !== undefined ? [...r.bodyBytes, NEWLINE] : r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body;
+        send(p, r.status, body, r.headers, undefined, r.cookies);
       }
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, FrameError, encodeFrame, type Frame } from '../../cluster/transport/frames.js';
+import { FrameDecoder, FrameError, encodeFrame, encodeFrameParts, type Frame, type Received } from '../../cluster/transport/frames.js';
+
+/** A decoded frame with its payload pieces joined into text, to compare. */
+const asText = (f: Received) => (f.payload === undefined ? f : { ...f, payload: Buffer.concat(f.payload).toString('utf8') });
 
 const request = (id: number, text: string): Frame => ({
   kind: 'request',
@@ -26,12 +29,35 @@ describe('length-prefixed frames', () => {
     for (const size of [1, 5, 64, bytes.length]) {
       const decoder = new FrameDecoder();
       const out = [];
-      for (let i = 0; i < bytes.length; i += size) out.push(...decoder.push(bytes.subarray(i, i + size)));
+      for (let i = 0; i < bytes.length; i += size) out.push(...decoder.push(bytes.subarray(i, i + size)).map(asText));
       expect(out).toEqual([{ ...response, payload: body }, { kind: 'bounce', id: 8, reason: 'moved' }, response]);
     }
     // The payload is not JSON-escaped on the wire: its bytes follow the header verbatim.
     const wire = encodeFrame(response, body);
     expect(wire.subarray(wire.length - Buffer.byteLength(body)).toString('utf8')).toBe(body);
+  });
+
+  it('carry a payload given in byte pieces as those bytes, and hand it on in the pieces it arrived in', () => {
+    const body = JSON.stringify({ result: 'success', msg: '', realm_users: [{ full_name: 'Zoë ✔' }] });
+    const bytes = Buffer.from(body);
+    // Pieces cut anywhere, a multi-byte character included, and an empty one.
+    const cuts = [Buffer.from(bytes.subarray(0, 10)), Buffer.alloc(0), Buffer.from(bytes.subarray(10, 55)), Buffer.from(bytes.subarray(55))];
+    const response: Frame = { kind: 'response', id: 9, res: { status: 200, body: {} } };
+    const pieces = encodeFrameParts(response, cuts);
+    // The pieces themselves follow the header, not copies.
+    expect(pieces.slice(1)).toEqual(cuts.filter((c) => c.length > 0));
+    expect(pieces[2]).toBe(cuts[2]);
+    const wire = Buffer.concat([...pieces, encodeFrame({ kind: 'cancel', id: 3 })]);
+    expect(wire.equals(Buffer.concat([encodeFrame(response, body), encodeFrame({ kind: 'cancel', id: 3 })]))).toBe(true);
+    for (const size of [1, 7, 64, wire.length]) {
+      const decoder = new FrameDecoder();
+      const out: Received[] = [];
+      for (let i = 0; i < wire.length; i += size) out.push(...decoder.push(wire.subarray(i, i + size)));
+      expect(out.map(asText)).toEqual([{ ...response, payload: body }, { kind: 'cancel', id: 3 }]);
+      // Views of the chunks received: only the header's chunks may have been joined.
+      for (const piece of out[0]!.payload!.slice(1)) expect(piece.buffer).toBe(wire.buffer);
+      if (size === wire.length) expect(out[0]!.payload).toHaveLength(1);
+    }
   });
 
   it('refuses oversized and malformed frames', () => {
