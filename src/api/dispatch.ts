@@ -13,7 +13,7 @@ import type { User } from '../model/types.js';
 import type { Logger } from '../log.js';
 import { fileRouteTable, routeTable } from './routes.js';
 import type { FileToServe } from '../http/contract.js';
-import { hasJsonText, JsonText, spliceJson } from '../http/jsonText.js';
+import { hasJsonText, JsonText, spliceJsonBytes } from '../http/jsonText.js';
 import { authenticateJsonRequest } from './sessionRequest.js';
 import type { SessionRow } from '../db/sessions.js';
 import type { Endpoint } from './endpoint.js';
@@ -178,9 +178,9 @@ export class WorkerRequestHandler implements RequestHandler {
       } else {
         const body = successBody(result);
         if (reported) body.ignored_parameters_unsupported = reported;
-        // Cached JSON text in the body: the body travels as text from here on.
+        // Cached JSON in the body: the body travels as UTF-8 pieces from here on.
         res = hasJsonText(body)
-          ? { status: 200, body: successBody(), bodyJson: spliceJson(body), route, userId: user?.id }
+          ? { status: 200, body: successBody(), bodyBytes: spliceJsonBytes(body), route, userId: user?.id }
           : { status: 200, body, route, userId: user?.id };
       }
       if (cookies.length) res.cookies = cookies;

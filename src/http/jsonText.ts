@@ -7,9 +7,24 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** Whether any top-level value of a body is JsonText, so the body needs splicing. */
+/**
+ * A value whose JSON is already known as UTF-8 bytes, in pieces to be written one after the
+ * other (register's user lists, kept encoded between requests): written into a response body
+ * as is, without being joined into one string or encoded again.
+ */
+export class JsonBytes {
+  constructor(readonly parts: readonly Uint8Array[]) {}
+
+  get byteLength(): number {
+    let n = 0;
+    for (const part of this.parts) n += part.byteLength;
+    return n;
+  }
+}
+
+/** Whether any top-level value of a body is JsonText or JsonBytes, so the body needs splicing. */
 export function hasJsonText(body: Record<string, unknown>): boolean {
-  for (const key in body) if (body[key] instanceof JsonText) return true;
+  for (const key in body) if (body[key] instanceof JsonText || body[key] instanceof JsonBytes) return true;
   return false;
 }
 
@@ -21,9 +36,37 @@ export function spliceJson(body: Record<string, unknown>): string {
   let text = '{';
   for (const key in body) {
     const value = body[key];
-    const part = value instanceof JsonText ? value.text : JSON.stringify(value);
+    const part =
+      value instanceof JsonText ? value.text : value instanceof JsonBytes ? Buffer.concat(value.parts).toString('utf8') : JSON.stringify(value);
     if (part === undefined) continue; // undefined and functions are left out, as JSON.stringify does
     text += (text.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + part;
   }
   return text + '}';
+}
+
+/**
+ * The same body as spliceJson, as UTF-8 pieces to be written in order: JsonBytes values are
+ * passed on as they are (not copied), the text between them is encoded once.
+ */
+export function spliceJsonBytes(body: Record<string, unknown>): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let text = '{';
+  let first = true;
+  for (const key in body) {
+    const value = body[key];
+    if (value instanceof JsonBytes) {
+      text += (first ? '' : ',') + JSON.stringify(key) + ':';
+      first = false;
+      parts.push(Buffer.from(text, 'utf8'));
+      for (const part of value.parts) if (part.byteLength > 0) parts.push(part);
+      text = '';
+      continue;
+    }
+    const part = value instanceof JsonText ? value.text : JSON.stringify(value);
+    if (part === undefined) continue; // undefined and functions are left out, as JSON.stringify does
+    text += (first ? '' : ',') + JSON.stringify(key) + ':' + part;
+    first = false;
+  }
+  parts.push(Buffer.from(text + '}', 'utf8'));
+  return parts;
 }
