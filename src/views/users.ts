@@ -13,6 +13,8 @@ export interface UserViewOptions {
   omitIsActive?: boolean;
   /** Profile data of the target, when the caller asked for it. */
   profileData?: Record<string, { value: string; rendered_value?: string }>;
+  /** Whether the real email shows, when decided by the caller (register's lists, per viewer class). */
+  realEmailVisible?: boolean;
 }
 
 export function apiEmail(config: Config, realm: RealmRecord, user: User): string {
@@ -68,7 +70,7 @@ export function formatUser(
   user: User,
   opts: UserViewOptions,
 ): Record<string, unknown> {
-  const realEmailVisible = canSeeRealEmail(viewer, user);
+  const realEmailVisible = opts.realEmailVisible ?? canSeeRealEmail(viewer, user);
   const text = derivedText(user);
   const out: Record<string, unknown> = {
     email: apiEmail(config, realm, user),
@@ -114,8 +116,7 @@ interface RegisterUserText {
 }
 const registerUserTexts = new WeakMap<User, RegisterUserText>();
 
-function registerUserHead(config: Config, realm: RealmRecord, viewer: User, user: User, clientGravatar: boolean): string {
-  const realEmailVisible = canSeeRealEmail(viewer, user);
+function registerUserHead(config: Config, realm: RealmRecord, viewer: User, user: User, clientGravatar: boolean, realEmailVisible: boolean): string {
   // avatar_url depends on client_gravatar only for a Gravatar of a real API email.
   const index = (realEmailVisible ? 1 : 0) + (clientGravatar && user.avatarSource === 'G' && apiEmailIsReal(user) ? 2 : 0);
   let entry = registerUserTexts.get(user);
@@ -125,14 +126,17 @@ function registerUserHead(config: Config, realm: RealmRecord, viewer: User, user
   let head = entry.variants[index];
   if (head === undefined) {
     // Made by formatUser itself, so the text cannot drift from the object form.
-    const view = formatUser(config, realm, viewer, user, { clientGravatar, omitIsActive: true });
+    const view = formatUser(config, realm, viewer, user, { clientGravatar, omitIsActive: true, realEmailVisible });
     const text = JSON.stringify(view);
     head = entry.variants[index] = text.slice(0, -1);
   }
   return head;
 }
 
-/** JSON text of `formatUser(…, {includeCustomProfileFields, omitIsActive})` for register. */
+/**
+ * JSON text of `formatUser(…, {includeCustomProfileFields, omitIsActive})` for register;
+ * `realEmailVisible`, when given, decides the email instead of the viewer.
+ */
 export function registerUserJson(
   config: Config,
   realm: RealmRecord,
@@ -140,8 +144,9 @@ export function registerUserJson(
   user: User,
   clientGravatar: boolean,
   profileData: (() => Record<string, unknown>) | null,
+  realEmailVisible = canSeeRealEmail(viewer, user),
 ): string {
-  const head = registerUserHead(config, realm, viewer, user, clientGravatar);
+  const head = registerUserHead(config, realm, viewer, user, clientGravatar, realEmailVisible);
   if (user.isBot) return head + '}';
   const data = profileData?.();
   return head + ',"profile_data":' + (data ? JSON.stringify(data) : '{}') + '}';

@@ -1,39 +1,177 @@
 // Register section `realm_user`: every user of the realm as the caller sees them, and the
 // caller's own account and abilities.
+import type { Config } from '../../config.js';
 import type { RealmActor } from '../../realm/actor.js';
-import { Role, type User } from '../../model/types.js';
+import { CacheKey } from '../../realm/caches.js';
+import { Role, type RealmRecord, type User } from '../../model/types.js';
 import { apiEmail, avatarUrl, registerUserJson } from '../../views/users.js';
 import { profileDataFor } from '../../views/profileFields.js';
-import { JsonText } from '../../http/jsonText.js';
+import { JsonBytes, JsonText } from '../../http/jsonText.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { canAccessAllUsers, canAccessUser } from '../../permissions/userAccess.js';
+import { emailViewerClass, roleSeesRealEmail } from '../../permissions/email.js';
 import type { RegisterArgs } from '../args.js';
+
+/**
+ * One user list (`[…]`) as UTF-8 JSON, with where each user's entry lies in it, so that the
+ * caller's own entry (which shows the caller its own address) can be put in its place.
+ */
+interface ListBytes {
+  bytes: Buffer;
+  /** The listed users' ids, ascending, as in the list. */
+  ids: Int32Array;
+  /** Byte offset of each entry; `starts[i + 1] - 1` is where entry i ends (before its comma). */
+  starts: Float64Array;
+}
+
+/**
+ * Both lists as viewers of one email class see them with one client_gravatar, every user in
+ * the class's view (its own entry included). They depend on the users (usersVersion), their
+ * profile data (profileVersion), the realm record (placeholder emails name its host) and the
+ * configuration; nothing else of the viewer than its class.
+ */
+interface UserLists {
+  usersVersion: number;
+  profileVersion: number;
+  realm: RealmRecord;
+  stringId: string;
+  config: Config;
+  active: ListBytes;
+  inactive: ListBytes;
+}
+
+/**
+ * Per actor: by `class:client_gravatar`. At most four variants are kept (the lists of a
+ * 100,000-user realm are some 34 MB each): the oldest made goes first.
+ */
+const userLists = new CacheKey('register user lists', () => new Map<string, UserLists>());
+const MAX_VARIANTS = 4;
+
+function listBytes(ids: number[], texts: string[]): ListBytes {
+  const starts = new Float64Array(texts.length + 1);
+  let at = 1; // after '['
+  for (let i = 0; i < texts.length; i++) {
+    starts[i] = at;
+    at += Buffer.byteLength(texts[i]!, 'utf8') + 1; // the entry and its comma
+  }
+  starts[texts.length] = at;
+  return { bytes: Buffer.from(`[${texts.join(',')}]`, 'utf8'), ids: Int32Array.from(ids), starts };
+}
+
+function buildLists(actor: RealmActor, viewer: User, viewerClass: number, clientGravatar: boolean): UserLists {
+  const { config } = actor.services;
+  const { state } = actor;
+  const ids = [...state.users.keys()].sort((a, b) => a - b);
+  const active: { ids: number[]; texts: string[] } = { ids: [], texts: [] };
+  const inactive: { ids: number[]; texts: string[] } = { ids: [], texts: [] };
+  for (const id of ids) {
+    const u = state.users.get(id)!;
+    const values = state.profileValues.get(id);
+    const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
+    // The class's view of everyone, the viewer too: its own entry is put in at each register.
+    const text = registerUserJson(config, actor.realm, viewer, u, clientGravatar, profileData, roleSeesRealEmail(viewerClass, u));
+    // The list a user is in says whether it is active.
+    const list = u.isActive ? active : inactive;
+    list.ids.push(id);
+    list.texts.push(text);
+  }
+  return {
+    usersVersion: state.usersVersion,
+    profileVersion: state.profileVersion,
+    realm: actor.realm,
+    stringId: actor.realm.stringId,
+    config,
+    active: listBytes(active.ids, active.texts),
+    inactive: listBytes(inactive.ids, inactive.texts),
+  };
+}
+
+function cachedLists(actor: RealmActor, viewer: User, clientGravatar: boolean): UserLists {
+  const { state } = actor;
+  const viewerClass = emailViewerClass(viewer.role);
+  const key = `${viewerClass}:${clientGravatar}`;
+  const variants = actor.caches.get(userLists);
+  const hit = variants.get(key);
+  if (
+    hit &&
+    hit.usersVersion === state.usersVersion &&
+    hit.profileVersion === state.profileVersion &&
+    hit.realm === actor.realm &&
+    hit.stringId === actor.realm.stringId &&
+    hit.config === actor.services.config
+  ) {
+    return hit;
+  }
+  const lists = buildLists(actor, viewer, viewerClass, clientGravatar);
+  variants.delete(key);
+  // Variants made for a state that is gone are of no more use.
+  for (const [k, v] of variants) if (v.usersVersion !== lists.usersVersion || v.profileVersion !== lists.profileVersion) variants.delete(k);
+  while (variants.size >= MAX_VARIANTS) variants.delete(variants.keys().next().value!);
+  variants.set(key, lists);
+  return lists;
+}
+
+/** Index of `id` in ascending `ids`, or -1. */
+function indexOf(ids: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** A cached list with the viewer's own entry (as the viewer sees itself) in its place. */
+function withOwnEntry(list: ListBytes, viewerId: number, ownEntry: () => string): JsonBytes {
+  const i = indexOf(list.ids, viewerId);
+  if (i < 0) return new JsonBytes([list.bytes]);
+  const start = list.starts[i]!;
+  const end = list.starts[i + 1]! - 1;
+  return new JsonBytes([list.bytes.subarray(0, start), Buffer.from(ownEntry(), 'utf8'), list.bytes.subarray(end)]);
+}
 
 export function realmUserSection(actor: RealmActor, user: User, args: RegisterArgs): Record<string, unknown> {
   const { config } = actor.services;
   const { state } = actor;
-  // The lists are built as JSON text from per-user text kept between registers: ten
-  // thousand user objects made and serialized per register were most of its cost.
-  const active: string[] = [];
-  const inactive: string[] = [];
-  const ids = [...state.users.keys()].sort((a, b) => a - b);
+  let lists: { realm_users: JsonText | JsonBytes; realm_non_active_users: JsonText | JsonBytes };
   // Decided once, not per listed user.
-  const seesEveryone = canAccessAllUsers(state, user);
-  for (const id of ids) {
-    const u = state.users.get(id)!;
-    if (!seesEveryone && !canAccessUser(state, user, u)) continue;
-    const values = state.profileValues.get(id);
-    const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
-    // The list a user is in says whether it is active.
-    (u.isActive ? active : inactive).push(registerUserJson(config, actor.realm, user, u, args.client_gravatar, profileData));
+  if (canAccessAllUsers(state, user)) {
+    // Kept between registers as UTF-8 bytes per viewer class: a hundred thousand user
+    // texts joined and encoded per register were most of its cost.
+    const cached = cachedLists(actor, user, args.client_gravatar);
+    const own = () => {
+      const values = state.profileValues.get(user.id);
+      const profileData = values && values.size > 0 ? () => profileDataFor(state, user.id) : null;
+      return registerUserJson(config, actor.realm, user, user, args.client_gravatar, profileData);
+    };
+    lists = {
+      realm_users: withOwnEntry(cached.active, user.id, own),
+      realm_non_active_users: withOwnEntry(cached.inactive, user.id, own),
+    };
+  } else {
+    // A guest who sees only some users: its lists are its own, made from per-user text.
+    const active: string[] = [];
+    const inactive: string[] = [];
+    const ids = [...state.users.keys()].sort((a, b) => a - b);
+    for (const id of ids) {
+      const u = state.users.get(id)!;
+      if (!canAccessUser(state, user, u)) continue;
+      const values = state.profileValues.get(id);
+      const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
+      (u.isActive ? active : inactive).push(registerUserJson(config, actor.realm, user, u, args.client_gravatar, profileData));
+    }
+    lists = { realm_users: new JsonText(`[${active.join(',')}]`), realm_non_active_users: new JsonText(`[${inactive.join(',')}]`) };
   }
   const can = (name: string) => hasRealmPermission(state, user, name);
   const publicStreams = can('can_create_public_channel_group');
   const privateStreams = can('can_create_private_channel_group');
   const webPublicStreams = config.WEB_PUBLIC_STREAMS_ENABLED && can('can_create_web_public_channel_group');
   return {
-    realm_users: new JsonText(`[${active.join(',')}]`),
-    realm_non_active_users: new JsonText(`[${inactive.join(',')}]`),
+    ...lists,
     cross_realm_bots: [],
     user_id: user.id,
     email: apiEmail(config, actor.realm, user),
