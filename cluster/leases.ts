@@ -85,7 +85,7 @@ export class LeaseManager {
     let rows: { epoch: string }[];
     try {
       rows = await this.sql.begin(async (tx) => {
-        // The previous holder's write in flight holds the row (FOR SHARE): wait for it a
+        // The previous holder's write in flight holds the row (FOR KEY SHARE): wait for it a
         // little, then try again later, rather than queue behind a paused process.
         await tx`SELECT set_config('lock_timeout', ${String(ACQUIRE_LOCK_TIMEOUT_MS)}, true)`;
         return tx<{ epoch: string }[]>`
@@ -181,11 +181,13 @@ export class LeaseManager {
     // Pipelined with the check: if this process stalls (paused, swapped out) inside the
     // transaction, Postgres ends the session after a lease's time, so the lock this
     // transaction holds on the lease row cannot keep the next owner out for longer.
+    // FOR KEY SHARE: a takeover (it changes epoch, a key column: migration 090) waits for
+    // this transaction; a renewal (expires_at only) does not.
     const [, rows] = await Promise.all([
       tx`SELECT set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)`,
       tx`SELECT 1 FROM realm_leases
          WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch}
-         FOR SHARE`,
+         FOR KEY SHARE`,
     ]);
     if (rows.length === 0) {
       if (this.held.get(realmId)?.epoch === epoch) this.lose(realmId, 'fence check failed');

@@ -99,6 +99,8 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   metrics.counter('chat_cluster_realm_activations_total', 'Realms this worker took up under their lease', () => gate.moves.activated);
   metrics.counter('chat_cluster_realm_handoffs_total', 'Realms this worker handed off to their new owner (planned moves)', () => gate.moves.handedOff);
   metrics.counter('chat_cluster_realm_drops_total', 'Realms this worker stopped serving because their lease was lost', () => gate.moves.dropped);
+  metrics.counter('chat_cluster_event_loop_stalls_total', 'Times the event loop did not turn for longer than a lease (the keeper thread renewed meanwhile)', () => keeper.stalls.longerThanLease);
+  metrics.counter('chat_cluster_event_loop_stalls_past_limit_total', 'Times the event loop did not turn for longer than STALL_LIMIT_MS (membership and leases were left to lapse)', () => keeper.stalls.pastLimit);
   let leaving = false;
   const health = () => ({
     ok: !leaving, status: leaving ? 'leaving' : 'ok', role: 'worker', id,

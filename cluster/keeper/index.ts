@@ -33,6 +33,8 @@ export class Keeper {
   private seq = 0;
   private closed = false;
   private lastBeat = performance.now();
+  /** Turns of the event loop later than a lease's lifetime, and later than STALL_LIMIT_MS. */
+  readonly stalls = { longerThanLease: 0, pastLimit: 0 };
   /** A realm lease the thread found taken over (or expired) at a renewal. */
   onRealmLost: (realmId: number, epoch: number) => void = () => {};
   /** A queue shard's lease the thread could not renew. */
@@ -72,7 +74,9 @@ export class Keeper {
     const gap = now - this.lastBeat;
     this.lastBeat = now;
     storeTime(this.shared, BEAT, absoluteNow());
+    if (gap > this.o.timing.LEASE_TTL_MS) this.stalls.longerThanLease++;
     if (gap > this.o.timing.STALL_LIMIT_MS) {
+      this.stalls.pastLimit++;
       this.o.log.warn({ ms: Math.round(gap) }, 'event loop stalled past STALL_LIMIT_MS: this worker’s claims were left to lapse');
     } else if (gap > this.o.timing.LEASE_TTL_MS) {
       this.o.log.info({ ms: Math.round(gap) }, 'event loop stalled longer than a lease; the keeper thread renewed meanwhile');

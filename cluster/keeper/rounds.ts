@@ -9,12 +9,15 @@ export const SHARD_LEASE_RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then 
 // KEYS: lease. ARGV: owner. Gives a lease up if it is ours.
 export const SHARD_LEASE_RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
-/** Extends every listed realm lease this worker owns; the epochs of those it still owns. */
+/**
+ * Extends every listed realm lease this worker owns; the epochs of those it still owns. The
+ * ids go as an array literal: a connection's first query cannot bind a typed array yet.
+ */
 export async function renewRealmLeases(sql: Sql, owner: string, realmIds: number[], ttlMs: number): Promise<Map<number, number>> {
   if (realmIds.length === 0) return new Map();
   const rows = await sql<{ realm_id: number; epoch: string }[]>`
     UPDATE realm_leases SET expires_at = now() + ${ttlMs} * interval '1 millisecond'
-    WHERE owner = ${owner} AND realm_id = ANY(${sql.array(realmIds)}::int[])
+    WHERE owner = ${owner} AND realm_id = ANY(${`{${realmIds.join(',')}}`}::int[])
     RETURNING realm_id, epoch`;
   return new Map(rows.map((r) => [r.realm_id, Number(r.epoch)]));
 }

@@ -132,6 +132,37 @@ describe('the keeper thread', () => {
     }
   });
 
+  it('renews a lease while the holder’s own write transaction is in flight', async () => {
+    const keeper = await startKeeper('w5');
+    try {
+      const leases = new LeaseManager(db.sql, 'w5', TIMING, quiet);
+      leases.useKeeper(keeper);
+      leases.start();
+      const realm = await insertRealm(db.sql, { stringId: 'keeper3', name: 'keeper3' });
+      await leases.tryAcquire(realm.id);
+      let checked!: () => void;
+      const fenced = new Promise<void>((r) => (checked = r));
+      // A write that holds the lease row (its fence check) for three lifetimes of the lease.
+      const write = leases.sqlFor(realm.id).begin(async (tx) => {
+        await tx`UPDATE realms SET description = 'long write' WHERE id = ${realm.id}`;
+        checked();
+        await tx`SELECT pg_sleep(${(TIMING.LEASE_TTL_MS * 3) / 1000})`;
+      });
+      await fenced;
+      for (let i = 0; i < 6; i++) {
+        await settle(TIMING.LEASE_TTL_MS / 2);
+        expect(leases.valid(realm.id)?.epoch).toBe(1);
+      }
+      await write;
+      const [row] = await db.sql<{ left: number }[]>`
+        SELECT extract(epoch FROM expires_at - now()) * 1000 AS left FROM realm_leases WHERE realm_id = ${realm.id}`;
+      expect(Number(row!.left)).toBeGreaterThan(0);
+      leases.stop();
+    } finally {
+      await keeper.close();
+    }
+  });
+
   it('lets everything lapse when the event loop stalls past STALL_LIMIT_MS', async () => {
     const keeper = await startKeeper('w3');
     try {
