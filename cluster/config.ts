@@ -31,6 +31,12 @@ const clusterSchema = z.object({
   /** A realm lease lives this long without renewal. */
   LEASE_TTL_MS: z.coerce.number().int().positive().default(3000),
   LEASE_RENEW_MS: z.coerce.number().int().positive().default(1000),
+  /**
+   * Membership and leases are renewed from a thread of their own while the worker's event loop
+   * is busy (a register of a huge realm, a burst of deliveries), for at most this long: a
+   * worker whose event loop has not turned for longer is counted out and its realms move.
+   */
+  STALL_LIMIT_MS: z.coerce.number().int().positive().default(15_000),
   /** How often changed event queues are copied to Redis (the crash-failover window). */
   QUEUE_SNAPSHOT_MS: z.coerce.number().int().positive().default(200),
   /** Queues with more buffered events than this are not copied; after a crash they are re-registered. */
@@ -101,6 +107,7 @@ export function loadClusterConfig(env: NodeJS.ProcessEnv, argv: string[]): Clust
   // timer would count a healthy worker out.
   if (c.LEASE_RENEW_MS * 2 > c.LEASE_TTL_MS) throw new Error('LEASE_RENEW_MS must be at most half of LEASE_TTL_MS');
   if (c.HEARTBEAT_MS * 2 > c.MEMBER_TTL_MS) throw new Error('HEARTBEAT_MS must be at most half of MEMBER_TTL_MS');
+  if (c.STALL_LIMIT_MS < c.LEASE_TTL_MS) throw new Error('STALL_LIMIT_MS must be at least LEASE_TTL_MS');
   const listenHost = c.WORKER_HOST === '0.0.0.0' || c.WORKER_HOST === '::' ? null : c.WORKER_HOST;
   return {
     ...c,

@@ -1,5 +1,5 @@
 // A postgres.js `sql` for one realm whose every query runs in a transaction that first checks
-// the realm's lease (owner and epoch) with FOR SHARE. If this worker lost the realm, the check
+// the realm's lease (owner and epoch) with FOR KEY SHARE. If this worker lost the realm, the check
 // finds no row and the transaction rolls back: nothing commits. Actions keep using `actor.sql`
 // unchanged: `sql.begin(fn)` gets the check as its first statement, a top-level tagged
 // template runs as a one-statement fenced transaction, and helpers (`sql.json(x)`,

@@ -7,12 +7,16 @@ import type { Sql } from '../src/db/connect.js';
 import type { Logger } from '../src/log.js';
 import { RealmNotHereError } from '../src/realm/services.js';
 import { fencedSql } from './fencedSql.js';
+import type { Keeper } from './keeper/index.js';
+import { renewRealmLeases } from './keeper/rounds.js';
 
 export interface Lease {
   realmId: number;
   epoch: number;
-  /** performance.now() after which this worker no longer trusts the lease. */
+  /** performance.now() after which this worker no longer trusts the lease (renewals by a keeper aside). */
   validUntil: number;
+  /** The keeper's number for it (see Keeper.renewedUntil). */
+  seq: number;
 }
 
 export interface LeaseTiming {
@@ -28,6 +32,7 @@ export class LeaseManager {
   private readonly held = new Map<number, Lease>();
   private timer: NodeJS.Timeout | null = null;
   private readonly margin: number;
+  private keeper: Keeper | null = null;
   /** Called when a lease is found lost (taken over, or not renewed in time). */
   onLost: (realmId: number) => void = () => {};
 
@@ -38,6 +43,18 @@ export class LeaseManager {
     private readonly log: Logger,
   ) {
     this.margin = Math.min(500, timing.LEASE_TTL_MS / 4);
+  }
+
+  /**
+   * Hands renewals to a keeper thread (a worker does): the database rows are renewed from
+   * there, so a long synchronous piece of work here does not cost the leases; this thread
+   * only drops leases that lapsed anyway.
+   */
+  useKeeper(keeper: Keeper): void {
+    this.keeper = keeper;
+    keeper.onRealmLost = (realmId, epoch) => {
+      if (this.held.get(realmId)?.epoch === epoch) this.lose(realmId, 'taken over');
+    };
   }
 
   start(): void {
@@ -52,7 +69,10 @@ export class LeaseManager {
   /** The lease if held and still trusted locally. */
   valid(realmId: number): Lease | null {
     const lease = this.held.get(realmId);
-    return lease && performance.now() < lease.validUntil ? lease : null;
+    if (!lease) return null;
+    const now = performance.now();
+    if (now < lease.validUntil) return lease;
+    return this.keeper && now < this.keeper.renewedUntil(lease.seq) - this.margin ? lease : null;
   }
 
   heldRealms(): Lease[] {
@@ -65,7 +85,7 @@ export class LeaseManager {
     let rows: { epoch: string }[];
     try {
       rows = await this.sql.begin(async (tx) => {
-        // The previous holder's write in flight holds the row (FOR SHARE): wait for it a
+        // The previous holder's write in flight holds the row (FOR KEY SHARE): wait for it a
         // little, then try again later, rather than queue behind a paused process.
         await tx`SELECT set_config('lock_timeout', ${String(ACQUIRE_LOCK_TIMEOUT_MS)}, true)`;
         return tx<{ epoch: string }[]>`
@@ -81,7 +101,10 @@ export class LeaseManager {
       throw err;
     }
     if (!rows[0]) return null;
-    const lease = { realmId, epoch: Number(rows[0].epoch), validUntil: started + this.timing.LEASE_TTL_MS - this.margin };
+    const epoch = Number(rows[0].epoch);
+    const previous = this.held.get(realmId);
+    if (previous) this.keeper?.dropLease(realmId, previous.seq);
+    const lease = { realmId, epoch, validUntil: started + this.timing.LEASE_TTL_MS - this.margin, seq: this.keeper?.keepLease(realmId, epoch) ?? 0 };
     this.held.set(realmId, lease);
     return lease;
   }
@@ -102,8 +125,8 @@ export class LeaseManager {
   /** Gives the realm up at once (after a hand-off), so the next owner need not wait. */
   async release(realmId: number): Promise<void> {
     const lease = this.held.get(realmId);
-    this.held.delete(realmId);
     if (!lease) return;
+    this.unhold(lease);
     await this.sql`
       UPDATE realm_leases SET expires_at = now() - interval '1 millisecond'
       WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${lease.epoch}`;
@@ -111,20 +134,25 @@ export class LeaseManager {
 
   /** Forgets a lease without touching the database (it was lost anyway). */
   forget(realmId: number): void {
-    this.held.delete(realmId);
+    const lease = this.held.get(realmId);
+    if (lease) this.unhold(lease);
   }
 
-  /** Renews every held lease in one statement; leases not renewed are lost. */
+  private unhold(lease: Lease): void {
+    this.held.delete(lease.realmId);
+    this.keeper?.dropLease(lease.realmId, lease.seq);
+  }
+
+  /**
+   * Renews every held lease in one statement (without a keeper); leases not renewed are
+   * lost, and so are those not renewed in time.
+   */
   async renew(): Promise<void> {
-    const ids = [...this.held.keys()];
+    const ids = this.keeper ? [] : [...this.held.keys()];
     const now = performance.now();
     if (ids.length) {
       try {
-        const rows = await this.sql<{ realm_id: number; epoch: string }[]>`
-          UPDATE realm_leases SET expires_at = now() + ${this.timing.LEASE_TTL_MS} * interval '1 millisecond'
-          WHERE owner = ${this.owner} AND realm_id = ANY(${this.sql.array(ids)}::int[])
-          RETURNING realm_id, epoch`;
-        const renewed = new Map(rows.map((r) => [r.realm_id, Number(r.epoch)]));
+        const renewed = await renewRealmLeases(this.sql, this.owner, ids, this.timing.LEASE_TTL_MS);
         for (const id of ids) {
           const lease = this.held.get(id);
           if (!lease) continue;
@@ -135,12 +163,13 @@ export class LeaseManager {
         this.log.warn({ err: (err as Error).message }, 'lease renewal failed');
       }
     }
-    const later = performance.now();
-    for (const lease of [...this.held.values()]) if (later >= lease.validUntil) this.lose(lease.realmId, 'not renewed in time');
+    for (const lease of [...this.held.values()]) if (!this.valid(lease.realmId)) this.lose(lease.realmId, 'not renewed in time');
   }
 
   private lose(realmId: number, why: string): void {
-    if (!this.held.delete(realmId)) return;
+    const lease = this.held.get(realmId);
+    if (!lease) return;
+    this.unhold(lease);
     this.log.warn({ realmId, why }, 'realm lease lost');
     this.onLost(realmId);
   }
@@ -152,11 +181,13 @@ export class LeaseManager {
     // Pipelined with the check: if this process stalls (paused, swapped out) inside the
     // transaction, Postgres ends the session after a lease's time, so the lock this
     // transaction holds on the lease row cannot keep the next owner out for longer.
+    // FOR KEY SHARE: a takeover (it changes epoch, a key column: migration 090) waits for
+    // this transaction; a renewal (expires_at only) does not.
     const [, rows] = await Promise.all([
       tx`SELECT set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)`,
       tx`SELECT 1 FROM realm_leases
          WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch}
-         FOR SHARE`,
+         FOR KEY SHARE`,
     ]);
     if (rows.length === 0) {
       if (this.held.get(realmId)?.epoch === epoch) this.lose(realmId, 'fence check failed');

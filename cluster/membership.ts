@@ -1,5 +1,5 @@
 // Which workers are alive. A worker announces itself with a key that expires (refreshed by a
-// heartbeat) plus an entry in a hash of members, and publishes joins and leaves on a channel.
+// heartbeat from its keeper thread) plus an entry in a hash of members, and publishes joins and leaves on a channel.
 // Views (every front and every worker) re-read the members when a message arrives and on a
 // timer, so a missed message or a crashed worker (its key expired) is noticed within
 // MEMBER_TTL_MS + MEMBERSHIP_CHECK_MS.
@@ -8,6 +8,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
 import type { RedisKeys } from './redis.js';
 import { Placement } from './placement.js';
+import type { Keeper } from './keeper/index.js';
+import { announceMember, type MemberKeys } from './keeper/rounds.js';
 
 export interface MemberInfo {
   id: string;
@@ -32,66 +34,39 @@ if redis.call('EXISTS', KEYS[2]) == 0 then
 end
 return 0`;
 
-/** The worker side: join, heartbeat, leave. */
+/** The worker side: join, leave; the keeper thread keeps the membership key alive between. */
 export class MemberAnnouncer {
-  private timer: NodeJS.Timeout | null = null;
-  private left = false;
+  private readonly member: MemberKeys;
 
   constructor(
     private readonly redis: Redis,
-    private readonly keys: RedisKeys,
+    keys: RedisKeys,
     readonly info: MemberInfo,
-    private readonly timing: Timing,
-    private readonly log: Logger,
-  ) {}
+    private readonly timing: Pick<Timing, 'MEMBER_TTL_MS'>,
+    private readonly keeper: Keeper,
+  ) {
+    this.member = { key: keys.member(info.id), members: keys.members, channel: keys.membershipChannel, id: info.id, info: JSON.stringify(info) };
+  }
 
   /**
    * Joins; refuses while another live worker has the same id (its key exists). A worker
    * restarted under its old id right after a crash waits for the old key to expire.
    */
   async join(): Promise<void> {
-    const key = this.keys.member(this.info.id);
     const deadline = Date.now() + this.timing.MEMBER_TTL_MS + 1000;
-    while ((await this.redis.set(key, '1', 'PX', this.timing.MEMBER_TTL_MS, 'NX')) === null) {
+    while ((await this.redis.set(this.member.key, '1', 'PX', this.timing.MEMBER_TTL_MS, 'NX')) === null) {
       if (Date.now() > deadline) throw new Error(`Another worker with id '${this.info.id}' is alive; worker ids must be unique`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    await this.announce();
-    this.timer = setInterval(() => void this.heartbeat(), this.timing.HEARTBEAT_MS);
-    this.timer.unref();
-  }
-
-  private async announce(): Promise<void> {
-    await this.redis
-      .multi()
-      .set(this.keys.member(this.info.id), '1', 'PX', this.timing.MEMBER_TTL_MS)
-      .hset(this.keys.members, this.info.id, JSON.stringify(this.info))
-      .exec();
-    await this.redis.publish(this.keys.membershipChannel, JSON.stringify({ op: 'join', id: this.info.id }));
-  }
-
-  private async heartbeat(): Promise<void> {
-    if (this.left) return;
-    try {
-      const refreshed = await this.redis.set(this.keys.member(this.info.id), '1', 'PX', this.timing.MEMBER_TTL_MS, 'XX');
-      if (this.left) return;
-      if (refreshed === null) {
-        // The key expired (this process was paused, or Redis lost it): the others counted us
-        // out and may have taken our realms; the leases decide that, we only come back.
-        this.log.warn({ worker: this.info.id }, 'membership had lapsed; joining again');
-        await this.announce();
-      }
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'membership heartbeat failed');
-    }
+    await announceMember(this.redis, this.member, this.timing.MEMBER_TTL_MS);
+    this.keeper.keepMember(this.member);
   }
 
   /** Leaves on purpose: views drop this worker at once instead of waiting for the key to expire. */
   async leave(): Promise<void> {
-    this.left = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.redis.multi().del(this.keys.member(this.info.id)).hdel(this.keys.members, this.info.id).exec();
-    await this.redis.publish(this.keys.membershipChannel, JSON.stringify({ op: 'leave', id: this.info.id }));
+    await this.keeper.dropMember();
+    await this.redis.multi().del(this.member.key).hdel(this.member.members, this.info.id).exec();
+    await this.redis.publish(this.member.channel, JSON.stringify({ op: 'leave', id: this.info.id }));
   }
 }
 

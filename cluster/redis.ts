@@ -1,7 +1,6 @@
 // Redis connections of a cluster process. Each is named after the cluster's key prefix, so an
 // operator (or a test) can tell this cluster's clients apart in CLIENT LIST.
 import { Redis } from 'ioredis';
-import type { Logger } from '../src/log.js';
 
 export interface RedisKeys {
   prefix: string;
@@ -35,7 +34,13 @@ export function redisKeys(prefix: string): RedisKeys {
 export const connectionNameFor = (prefix: string, purpose: string) =>
   `${prefix.replace(/[^A-Za-z0-9_.-]/g, '_')}${purpose}`;
 
-export function connectRedis(url: string, prefix: string, purpose: string, log: Logger): Redis {
+/** What a connection logs through (a pino logger, or the keeper thread's messages). */
+export interface RedisLog {
+  warn(data: object, msg: string): void;
+  info(data: object, msg: string): void;
+}
+
+export function connectRedis(url: string, prefix: string, purpose: string, log: RedisLog): Redis {
   const redis = new Redis(url, {
     connectionName: connectionNameFor(prefix, purpose),
     // CLIENT SETINFO is sent late, after a subscriber connection may have entered

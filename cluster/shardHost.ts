@@ -26,6 +26,8 @@ import type { MembershipView } from './membership.js';
 import type { RedisKeys } from './redis.js';
 import { shardName } from './queueShards.js';
 import type { ShardBatch, ShardOp, ShardReply } from './shardOps.js';
+import type { Keeper } from './keeper/index.js';
+import { SHARD_LEASE_RELEASE, renewShardLease } from './keeper/rounds.js';
 
 const pollParams = {
   queue_id: p.string(),
@@ -38,9 +40,6 @@ const pollParams = {
 const HANDOFF_TTL_MS = 120_000;
 const GC_INTERVAL_MS = 10_000;
 
-// KEYS: lease. ARGV: owner, ttl ms. Renews a lease this worker holds; 0 when it is not ours.
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 interface HandedOver {
   queues: QueueSnapshot[];
@@ -77,7 +76,9 @@ export interface ShardHostDeps {
   keys: RedisKeys;
   view: MembershipView;
   limits: HubLimits;
-  timing: { LEASE_TTL_MS: number; LEASE_RENEW_MS: number };
+  timing: { LEASE_TTL_MS: number };
+  /** Renews the leases of the shards held here, from its own thread. */
+  keeper: Keeper;
   /** `http://` or `https://`: the web client's Origin check on DELETE /json/events. */
   uriScheme: string;
   log: Logger;
@@ -97,7 +98,9 @@ export class ShardHost {
   constructor(private readonly d: ShardHostDeps) {}
 
   start(): void {
-    this.timers.push(setInterval(() => void this.renew(), this.d.timing.LEASE_RENEW_MS));
+    this.d.keeper.onShardLost = (key) => {
+      for (const unit of this.units.values()) if (this.d.keys.shardLease(unit.name) === key && !unit.leaving) this.drop(unit, 'lease lost');
+    };
     this.timers.push(setInterval(() => this.collectGarbage(), GC_INTERVAL_MS));
     for (const t of this.timers) t.unref();
   }
@@ -141,13 +144,13 @@ export class ShardHost {
       if (!this.placedHere(name)) return null;
     }
     const { redis, keys, selfId } = this.d;
-    const ttl = String(this.d.timing.LEASE_TTL_MS);
-    const taken = await redis.set(keys.shardLease(name), selfId, 'PX', ttl, 'NX');
-    if (taken !== 'OK' && (await redis.eval(RENEW, 1, keys.shardLease(name), selfId, ttl)) !== 1) return null;
+    const taken = await redis.set(keys.shardLease(name), selfId, 'PX', this.d.timing.LEASE_TTL_MS, 'NX');
+    if (taken !== 'OK' && !(await renewShardLease(redis, keys.shardLease(name), selfId, this.d.timing.LEASE_TTL_MS))) return null;
     if (!this.placedHere(name)) {
-      await redis.eval(RELEASE, 1, keys.shardLease(name), selfId);
+      await redis.eval(SHARD_LEASE_RELEASE, 1, keys.shardLease(name), selfId);
       return null;
     }
+    this.d.keeper.keepShard(keys.shardLease(name));
     const [[, text]] = (await redis.multi().get(keys.shardHandoff(name)).del(keys.shardHandoff(name)).exec()) as [[Error | null, string | null]];
     const unit = new Unit(name, new EventHub(this.d.limits));
     if (text) {
@@ -262,23 +265,12 @@ export class ShardHost {
     for (const unit of this.units.values()) if (!unit.leaving) unit.hub.collectGarbage(now);
   }
 
-  private async renew(): Promise<void> {
-    const ttl = String(this.d.timing.LEASE_TTL_MS);
-    for (const unit of [...this.units.values()]) {
-      if (unit.leaving) continue;
-      try {
-        if ((await this.d.redis.eval(RENEW, 1, this.d.keys.shardLease(unit.name), this.d.selfId, ttl)) !== 1) this.drop(unit, 'lease lost');
-      } catch (err) {
-        this.d.log.warn({ shard: unit.name, err: (err as Error).message }, 'queue shard lease renewal failed');
-      }
-    }
-  }
-
   /** Stops serving a shard at once (another worker may hold it now): its polls are bounced. */
   private drop(unit: Unit, why: string): void {
     this.d.log.warn({ shard: unit.name, why }, 'queue shard dropped');
     this.moves.dropped++;
     this.units.delete(unit.name);
+    this.d.keeper.dropShard(this.d.keys.shardLease(unit.name));
     unit.leaving = true;
     for (const settle of unit.polls.values()) settle(bounce('queue shard lost'));
     unit.hub.close();
@@ -300,9 +292,10 @@ export class ShardHost {
     const { queues, skipped } = unit.hub.exportQueues();
     const handed: HandedOver = { queues, lastSeq: [...unit.lastSeq] };
     const { redis, keys, selfId } = this.d;
+    this.d.keeper.dropShard(keys.shardLease(unit.name));
     try {
       await redis.set(keys.shardHandoff(unit.name), JSON.stringify(handed), 'PX', HANDOFF_TTL_MS);
-      await redis.eval(RELEASE, 1, keys.shardLease(unit.name), selfId);
+      await redis.eval(SHARD_LEASE_RELEASE, 1, keys.shardLease(unit.name), selfId);
     } catch (err) {
       // The lease then runs out; the next worker starts the shard empty (clients re-register).
       this.d.log.warn({ shard: unit.name, err: (err as Error).message }, 'queue shard hand-off failed');

@@ -20,6 +20,7 @@ import { RedisRateLimitStore } from './rateLimit.js';
 import { ShardHost } from './shardHost.js';
 import { ShardedHub } from './shardedHub.js';
 import { ShardLinks } from './transport/shardLinks.js';
+import { Keeper } from './keeper/index.js';
 import type { ShardedRealms } from './realmGate.js';
 
 export interface ClusterWorker {
@@ -41,6 +42,8 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   });
   const db = await connectDatabase({ databaseUrl: cc.databaseUrl, dataDir: config.dataDir, role: 'server' });
   const keys = redisKeys(cc.REDIS_PREFIX);
+  // Membership and leases are renewed from the keeper's thread (see keeper/thread.ts).
+  const keeper = await Keeper.start({ redisUrl: cc.redisUrl, redisPrefix: cc.REDIS_PREFIX, databaseUrl: cc.databaseUrl, owner: id, timing: cc, log: wlog });
 
   // In a cluster a realm is loaded only by the gate, under the realm's lease.
   // Rate limits draw on buckets in Redis, so that no front or worker resets a user's budget.
@@ -55,10 +58,11 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
     : undefined;
   const worker = await startWorker(config, db.sql, wlog, { activation: 'managed', eventHub }, new RedisRateLimitStore(redis, cc.REDIS_PREFIX));
   const leases = new LeaseManager(db.sql, id, cc, wlog);
+  leases.useKeeper(keeper);
   const queues = new QueueStore(redis, keys, cc, wlog);
   const shardHost = sharded
     ? new ShardHost({
-        selfId: id, redis, keys, view, timing: cc, uriScheme: config.EXTERNAL_URI_SCHEME, log: wlog,
+        selfId: id, redis, keys, view, timing: cc, keeper, uriScheme: config.EXTERNAL_URI_SCHEME, log: wlog,
         limits: { heartbeatSeconds: config.HEARTBEAT_SECONDS, maxEvents: config.QUEUE_MAX_EVENTS, maxBytes: config.QUEUE_MAX_BYTES, counters: worker.counters },
       })
     : null;
@@ -95,6 +99,8 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   metrics.counter('chat_cluster_realm_activations_total', 'Realms this worker took up under their lease', () => gate.moves.activated);
   metrics.counter('chat_cluster_realm_handoffs_total', 'Realms this worker handed off to their new owner (planned moves)', () => gate.moves.handedOff);
   metrics.counter('chat_cluster_realm_drops_total', 'Realms this worker stopped serving because their lease was lost', () => gate.moves.dropped);
+  metrics.counter('chat_cluster_event_loop_stalls_total', 'Times the event loop did not turn for longer than a lease (the keeper thread renewed meanwhile)', () => keeper.stalls.longerThanLease);
+  metrics.counter('chat_cluster_event_loop_stalls_past_limit_total', 'Times the event loop did not turn for longer than STALL_LIMIT_MS (membership and leases were left to lapse)', () => keeper.stalls.pastLimit);
   let leaving = false;
   const health = () => ({
     ok: !leaving, status: leaving ? 'leaving' : 'ok', role: 'worker', id,
@@ -109,7 +115,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
     hostname: os.hostname(), startedAt: new Date().toISOString(),
   };
   await view.start();
-  const announcer = new MemberAnnouncer(redis, keys, info, cc, wlog);
+  const announcer = new MemberAnnouncer(redis, keys, info, cc, keeper);
   await announcer.join();
   await view.refresh();
   leases.start();
@@ -141,6 +147,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
       links?.close();
       queues.stop();
       leases.stop();
+      await keeper.close();
       await view.close();
       await worker.stop(); // jobs in flight finish before the database closes
       metricsServer?.close();
