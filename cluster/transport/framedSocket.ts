@@ -7,6 +7,7 @@
 import type net from 'node:net';
 import { EventEmitter } from 'node:events';
 import { encodeFrame, encodeFrameParts, FrameDecoder, type Frame, type Received } from './frames.js';
+import type { Slab, SlabReader } from './slabs.js';
 
 export class FramedSocket extends EventEmitter {
   private readonly decoder = new FrameDecoder();
@@ -15,27 +16,38 @@ export class FramedSocket extends EventEmitter {
   private blocked = false;
   closed = false;
 
-  constructor(readonly socket: net.Socket) {
+  /**
+   * `reader`: the socket was made with this reader's `onread` (its bytes land in pooled slabs
+   * and come here through receive); otherwise its 'data' events are read.
+   */
+  constructor(
+    readonly socket: net.Socket,
+    private readonly reader: SlabReader | null = null,
+  ) {
     super();
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 10_000);
-    socket.on('data', (chunk: Buffer) => {
-      let frames: Received[];
-      try {
-        frames = this.decoder.push(chunk);
-      } catch (err) {
-        socket.destroy(err as Error);
-        return;
-      }
-      for (const frame of frames) this.emit('frame', frame);
-    });
+    if (!reader) socket.on('data', (chunk: Buffer) => this.receive(chunk, null));
     socket.on('drain', () => this.flushWaiting());
     socket.on('error', (err: Error) => this.emit('socketError', err));
     socket.on('close', () => {
       this.closed = true;
       this.waiting = [];
+      this.reader?.close();
       this.emit('close');
     });
+  }
+
+  /** Bytes read from the socket, with the pooled slab they lie in, if any. */
+  receive(chunk: Buffer, slab: Slab | null): void {
+    let frames: Received[];
+    try {
+      frames = this.decoder.push(chunk, slab);
+    } catch (err) {
+      this.socket.destroy(err as Error);
+      return;
+    }
+    for (const frame of frames) this.emit('frame', frame);
   }
 
   /** True while frames wait for the kernel buffer to drain. */

@@ -7,6 +7,7 @@
 // received as the pieces it came in, never joined into one buffer or string.
 import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { ShardBatch, ShardReply } from '../shardOps.js';
+import type { Slab } from './slabs.js';
 
 /** front → worker */
 export type FrontFrame =
@@ -28,8 +29,12 @@ export type WorkerFrame =
 
 export type Frame = FrontFrame | WorkerFrame;
 
-/** A decoded frame and the payload bytes that came with it, if any, in the pieces they arrived in. */
-export type Received<F extends Frame = Frame> = F & { payload?: Buffer[] };
+/**
+ * A decoded frame and the payload bytes that came with it, if any, in the pieces they arrived
+ * in. When those lie in pooled receive slabs (see slabs.ts), `release` gives them back once the
+ * payload was written out or dropped; the bytes must not be used after it.
+ */
+export type Received<F extends Frame = Frame> = F & { payload?: Buffer[]; release?: () => void };
 
 /** Request bodies are capped by MAX_BODY_BYTES (25 MiB by default); JSON escaping can double them. */
 export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
@@ -66,12 +71,17 @@ export class FrameError extends Error {}
 /** Collects chunks from a stream and yields complete frames, whatever the chunk boundaries. */
 export class FrameDecoder {
   private chunks: Buffer[] = [];
+  /** The slab each chunk lies in (held while the chunk is kept), or null. */
+  private owners: Array<Slab | null> = [];
   private buffered = 0;
 
   constructor(private readonly maxBytes = MAX_FRAME_BYTES) {}
 
-  push(chunk: Buffer): Received[] {
+  /** `slab`: the pooled slab the chunk lies in, held here until the chunk is used up. */
+  push(chunk: Buffer, slab: Slab | null = null): Received[] {
+    slab?.hold();
     this.chunks.push(chunk);
+    this.owners.push(slab);
     this.buffered += chunk.length;
     const frames: Received[] = [];
     for (;;) {
@@ -88,7 +98,8 @@ export class FrameDecoder {
       const header = this.peek(4 + jsonBytes);
       const headerText = header.toString('utf8', 4, 4 + jsonBytes);
       this.skip(4 + jsonBytes);
-      const payload = this.takeParts(length - 4 - jsonBytes);
+      const held: Slab[] = [];
+      const payload = this.takeParts(length - 4 - jsonBytes, held);
       let parsed: unknown;
       try {
         parsed = JSON.parse(headerText);
@@ -100,6 +111,14 @@ export class FrameDecoder {
       }
       const frame = parsed as Received;
       if (payload.length > 0) frame.payload = payload;
+      if (held.length > 0) {
+        let released = false;
+        frame.release = () => {
+          if (released) return;
+          released = true;
+          for (const slab of held) slab.release();
+        };
+      }
       frames.push(frame);
     }
     return frames;
@@ -115,26 +134,40 @@ export class FrameDecoder {
     while (bytes < n) bytes += this.chunks[count++]!.length;
     const joined = Buffer.concat(this.chunks.slice(0, count), bytes);
     this.chunks.splice(0, count, joined);
+    // The joined copy is in no slab: the chunks it replaces are used up.
+    for (const slab of this.owners.splice(0, count, null)) slab?.release();
     return joined;
   }
 
   /** Drops `n` buffered bytes. */
   private skip(n: number): void {
-    this.takeParts(n);
+    this.takeParts(n, null);
   }
 
-  /** Takes `n` buffered bytes as views of the chunks they are in (nothing copied). */
-  private takeParts(n: number): Buffer[] {
+  /**
+   * Takes `n` buffered bytes as views of the chunks they are in (nothing copied). `held`
+   * collects a hold on the slab of each view taken (null: the bytes are dropped).
+   */
+  private takeParts(n: number, held: Slab[] | null): Buffer[] {
     const out: Buffer[] = [];
     this.buffered -= n;
     while (n > 0) {
       const first = this.chunks[0]!;
+      const owner = this.owners[0] ?? null;
+      const taken = first.length <= n ? first : first.subarray(0, n);
+      if (held) {
+        out.push(taken);
+        if (owner && taken.length > 0) {
+          owner.hold();
+          held.push(owner);
+        }
+      }
       if (first.length <= n) {
-        out.push(first);
         this.chunks.shift();
+        this.owners.shift();
+        owner?.release();
         n -= first.length;
       } else {
-        out.push(first.subarray(0, n));
         this.chunks[0] = first.subarray(n);
         n = 0;
       }

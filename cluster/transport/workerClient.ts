@@ -8,6 +8,10 @@ import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { MemberInfo } from '../membership.js';
 import { FramedSocket } from './framedSocket.js';
 import type { Received, WorkerFrame } from './frames.js';
+import { SlabPool, SlabReader } from './slabs.js';
+
+/** The receive slabs of this front's connections to its workers (see slabs.ts). */
+const receiveSlabs = new SlabPool();
 
 export type Outcome =
   | { kind: 'response'; res: ApiResponse }
@@ -145,10 +149,12 @@ export class WorkerClient {
       return;
     }
     this.connecting = true;
-    const socket = net.createConnection({ host: this.member.host, port: this.member.port });
+    // Answers are read into pooled slabs, given back once the front wrote them out.
+    const reader = new SlabReader(receiveSlabs, (chunk, slab) => fs.receive(chunk, slab));
+    const socket = net.createConnection({ host: this.member.host, port: this.member.port, onread: reader.onread });
     // Until the worker's hello arrives: a stalled worker accepts connections but never answers.
     socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error('no hello from worker')));
-    const fs = new FramedSocket(socket);
+    const fs = new FramedSocket(socket, reader);
     this.fs = fs;
     socket.once('connect', () => fs.send({ kind: 'hello', front: this.o.frontId }));
     fs.on('frame', (frame: Received<WorkerFrame>) => this.onFrame(fs, frame));
@@ -158,6 +164,7 @@ export class WorkerClient {
   }
 
   private onFrame(fs: FramedSocket, frame: Received<WorkerFrame>): void {
+    if (frame.kind !== 'response') frame.release?.(); // only answers carry payloads
     if (frame.kind === 'hello') {
       if (frame.worker !== this.member.id) {
         this.o.log.warn({ expected: this.member.id, got: frame.worker }, 'another worker answers at this address');
@@ -179,12 +186,17 @@ export class WorkerClient {
       return;
     }
     const entry = this.sent.get(frame.id);
-    if (!entry) return; // timed out or abandoned meanwhile
+    if (!entry) {
+      frame.release?.(); // timed out or abandoned meanwhile
+      return;
+    }
     this.sent.delete(frame.id);
     if (!entry.isPoll) this.inFlight--;
     // The body came as the payload: JSON bytes the front writes as they came.
-    if (frame.kind === 'response') entry.settle({ kind: 'response', res: frame.payload === undefined ? frame.res : { ...frame.res, bodyBytes: frame.payload } });
-    else entry.settle({ kind: 'bounce', reason: frame.reason });
+    if (frame.kind === 'response') {
+      const res = frame.payload === undefined ? frame.res : { ...frame.res, bodyBytes: frame.payload, releaseBody: frame.release };
+      entry.settle({ kind: 'response', res });
+    } else entry.settle({ kind: 'bounce', reason: frame.reason });
     this.pump();
   }
 

@@ -75,6 +75,11 @@ export interface ApiResponse {
    * The front writes the pieces as they are, without joining them.
    */
   bodyBytes?: readonly Uint8Array[];
+  /**
+   * Called once bodyBytes were written out: the memory they lie in (a front's pooled receive
+   * buffers) may then be used again. Not called when the body was not written whole.
+   */
+  releaseBody?: () => void;
   headers?: Record<string, string>;
   /** The matched route's pattern, e.g. `/users/{user_id}`, for logs and metrics. */
   route?: string;

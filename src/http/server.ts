@@ -64,6 +64,8 @@ interface Pending {
   res: HttpResponse;
   /** A HEAD request: answered as its GET, with the GET's headers and length but no body. */
   head?: boolean;
+  /** Set while a body is being written: the client left before the end. */
+  onAbortedWrite?: () => void;
 }
 
 /** Status lines, built once: `200 OK`. */
@@ -81,11 +83,22 @@ const NEWLINE = Buffer.from('\n');
  * Sends a response; `body` is text, an envelope object (made JSON here) or the JSON's UTF-8
  * bytes in pieces (see writePieces).
  */
-function send(p: Pending, status: number, body: unknown, headers?: Record<string, string>, contentType = 'application/json', cookies?: string[]): void {
-  if (p.aborted) return;
+function send(
+  p: Pending,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+  contentType = 'application/json',
+  cookies?: string[],
+  written?: () => void,
+): void {
+  if (p.aborted) {
+    written?.(); // the body will never be written: its memory is free now
+    return;
+  }
   p.aborted = true;
   const res = p.res;
-  if (Array.isArray(body)) return writePieces(p, status, body as Uint8Array[], headers, contentType, cookies);
+  if (Array.isArray(body)) return writePieces(p, status, body as Uint8Array[], headers, contentType, cookies, written);
   const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
   res.cork(() => {
     writeHead(res, status, headers, contentType, cookies);
@@ -114,32 +127,53 @@ function writeHead(res: HttpResponse, status: number, headers: Record<string, st
  * a string or buffered by hand (end() of one large body would copy what the socket cannot
  * take at once).
  */
-function writePieces(p: Pending, status: number, pieces: readonly Uint8Array[], headers: Record<string, string> | undefined, contentType: string, cookies: string[] | undefined): void {
+function writePieces(
+  p: Pending,
+  status: number,
+  pieces: readonly Uint8Array[],
+  headers: Record<string, string> | undefined,
+  contentType: string,
+  cookies: string[] | undefined,
+  written?: () => void,
+): void {
   const res = p.res;
   let total = 0;
   for (const piece of pieces) total += piece.byteLength;
   let i = 0;
   /** Where pieces[i] starts in the body. */
   let pieceStart = 0;
-  /** Writes on from uWebSockets' offset; true once all is written, false while the socket is full. */
+  /**
+   * Writes on from uWebSockets' offset; true once all is written, false while the socket is
+   * full. uWebSockets keeps no reference to a piece after tryEnd returns (what the socket did
+   * not take is not buffered), so once all is written the pieces' memory is free.
+   */
   const pump = (): boolean => {
     for (;;) {
-      const written = res.getWriteOffset();
-      while (i < pieces.length && pieceStart + pieces[i]!.byteLength <= written) pieceStart += pieces[i++]!.byteLength;
-      if (i >= pieces.length) return true;
+      const offset = res.getWriteOffset();
+      while (i < pieces.length && pieceStart + pieces[i]!.byteLength <= offset) pieceStart += pieces[i++]!.byteLength;
+      if (i >= pieces.length) return finished();
       const piece = pieces[i]!;
-      const [ok, done] = res.tryEnd(written > pieceStart ? piece.subarray(written - pieceStart) : piece, total);
-      if (done) return true;
+      const [ok, done] = res.tryEnd(offset > pieceStart ? piece.subarray(offset - pieceStart) : piece, total);
+      if (done) return finished();
       if (!ok) return false;
     }
+  };
+  let released = false;
+  const finished = (): true => {
+    if (!released) written?.();
+    released = true;
+    return true;
   };
   res.cork(() => {
     writeHead(res, status, headers, contentType, cookies);
     if (p.head) {
       res.writeHeader('Content-Length', String(total));
       res.endWithoutBody();
+      finished();
     } else if (!pump()) {
       res.onWritable(() => pump());
+      // A client gone mid-body: the rest is never written (and uWebSockets holds none of it).
+      p.onAbortedWrite = finished;
     }
   });
 }
@@ -280,6 +314,7 @@ export class FrontServer {
 
     const finish = (r: ApiResponse) => {
       if (r.file && r.status === 200) {
+        r.releaseBody?.(); // the file is served instead of the body
         serveFile(this.storage, p, r.file, { method: requested, range }, () => send(p, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
           this.o.log.error({ err, reqId: id }, 'serving a file failed');
           const e = internalErrorResponse();
@@ -287,7 +322,7 @@ export class FrontServer {
         });
       } else {
         const body = r.bodyBytes !== undefined ? [...r.bodyBytes, NEWLINE] : r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body;
-        send(p, r.status, body, r.headers, undefined, r.cookies);
+        send(p, r.status, body, r.headers, undefined, r.cookies, r.releaseBody);
       }
       const ms = performance.now() - started;
       this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
@@ -308,6 +343,7 @@ export class FrontServer {
     let onAbort: (() => void) | null = null;
     res.onAborted(() => {
       p.aborted = true;
+      p.onAbortedWrite?.();
       onAbort?.();
       release(); // a client that leaves mid-upload never sends its last chunk
       this.o.router.cancel(id, subdomain);

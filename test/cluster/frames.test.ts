@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameDecoder, FrameError, encodeFrame, encodeFrameParts, type Frame, type Received } from '../../cluster/transport/frames.js';
+import { SlabPool, SlabReader } from '../../cluster/transport/slabs.js';
 
 /** A decoded frame with its payload pieces joined into text, to compare. */
 const asText = (f: Received) => (f.payload === undefined ? f : { ...f, payload: Buffer.concat(f.payload).toString('utf8') });
@@ -58,6 +59,58 @@ describe('length-prefixed frames', () => {
       for (const piece of out[0]!.payload!.slice(1)) expect(piece.buffer).toBe(wire.buffer);
       if (size === wire.length) expect(out[0]!.payload).toHaveLength(1);
     }
+  });
+
+  it('read into pooled slabs, hold them until each payload is released, then give them back', () => {
+    // Slabs of 64 KiB + 100 bytes: each read gets the room left, a new slab below 64 KiB.
+    const pool = new SlabPool(64 * 1024 + 100, 100);
+    const decoder = new FrameDecoder();
+    const frames: Received[] = [];
+    const reader = new SlabReader(pool, (chunk, slab) => frames.push(...decoder.push(chunk, slab)));
+    const big = 'é'.repeat(100_000); // 200,000 bytes: over several slabs
+    const response = (id: number): Frame => ({ kind: 'response', id, res: { status: 200, body: {} } });
+    const wire = Buffer.concat([encodeFrame(response(1), big), encodeFrame(response(2), '{"small":true}'), encodeFrame({ kind: 'bye' }), encodeFrame(response(3), big)]);
+    // Reads of uneven sizes, as a socket gives them.
+    for (let at = 0, step = 1; at < wire.length; step = (step * 7 + 13) % 30_000) {
+      const room = reader.onread.buffer();
+      const n = Math.min(room.length, step + 1, wire.length - at);
+      wire.copy(room, 0, at, at + n);
+      reader.onread.callback(n, room);
+      at += n;
+    }
+    expect(frames.map((f) => (f.payload ? Buffer.concat(f.payload).toString('utf8') : f.kind))).toEqual([big, '{"small":true}', 'bye', big]);
+    expect(frames[2]!.release).toBeUndefined();
+    // Every slab is still held (by a payload, or by the reader), none is in the pool.
+    expect(pool.made).toBeGreaterThan(3);
+    expect(pool.freeCount).toBe(0);
+    const [first, second, , third] = frames;
+    first!.release!();
+    first!.release!(); // a second release changes nothing
+    second!.release!();
+    reader.close();
+    expect(pool.freeCount).toBeGreaterThan(0);
+    // Another read takes the slabs given back (of other bytes), and decodes right…
+    const made = pool.made;
+    const free = pool.freeCount;
+    const again = new SlabReader(pool, (chunk, slab) => frames.push(...decoder.push(chunk, slab)));
+    const other = 'x'.repeat(150_000);
+    const bytes = encodeFrame(response(4), other);
+    for (let at = 0; at < bytes.length; ) {
+      const room = again.onread.buffer();
+      const n = Math.min(room.length, bytes.length - at);
+      bytes.copy(room, 0, at, at + n);
+      again.onread.callback(n, room);
+      at += n;
+    }
+    expect(free).toBeGreaterThan(3);
+    expect(pool.made).toBe(made);
+    expect(Buffer.concat(frames[4]!.payload!).toString('utf8')).toBe(other);
+    // …while the frame still held keeps its bytes.
+    expect(Buffer.concat(third!.payload!).toString('utf8')).toBe(big);
+    third!.release!();
+    frames[4]!.release!();
+    again.close();
+    expect(pool.freeCount).toBe(pool.made);
   });
 
   it('refuses oversized and malformed frames', () => {
