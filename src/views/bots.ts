@@ -3,6 +3,7 @@ import type { RealmActor } from '../realm/actor.js';
 import type { BotSettings, User } from '../model/types.js';
 import { isAdmin } from '../model/roles.js';
 import { avatarUrl } from './users.js';
+import { CacheKey } from '../realm/caches.js';
 
 export function botSettingsOf(actor: RealmActor, bot: User): BotSettings {
   return (
@@ -43,7 +44,16 @@ export function formatBot(actor: RealmActor, bot: User): Record<string, unknown>
   };
 }
 
+/** Per actor: the realm's bots, for the users they were found among (state.usersVersion). */
+const realmBots = new CacheKey('realm bots', () => ({ usersVersion: -1, bots: [] as User[] }));
+
 /** The bots a user administers: all of them for administrators, else their own. */
 export function botsVisibleTo(actor: RealmActor, user: User): User[] {
-  return [...actor.state.users.values()].filter((u) => u.isBot && (isAdmin(user) || u.botOwnerId === user.id));
+  // Found once per change of users, not by walking every user (100,000 of them) per register.
+  const known = actor.caches.get(realmBots);
+  if (known.usersVersion !== actor.state.usersVersion) {
+    known.bots = [...actor.state.users.values()].filter((u) => u.isBot);
+    known.usersVersion = actor.state.usersVersion;
+  }
+  return known.bots.filter((u) => isAdmin(user) || u.botOwnerId === user.id);
 }
