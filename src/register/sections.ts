@@ -6,7 +6,7 @@ import type { NarrowTerm } from '../model/narrow.js';
 import { fallbackSections, realmLinkifiersSection, realmPlaygroundsSection, realmEmojiSection, realmSection } from './sections/realm.js';
 import { realmUserSection } from './sections/users.js';
 import { alertWordsSection, legacyDisplaySettingsSection, legacyNotificationSettingsSection, presenceSection, realmUserSettingsDefaults, userSettingsSection } from './sections/settings.js';
-import { realmUserGroups } from './sections/groups.js';
+import { realmUserGroupsJson } from './sections/groups.js';
 import { realmUserSettingsDefaultsState } from '../views/realmSettings.js';
 import { customProfileFieldTypes, formatField } from '../views/profileFields.js';
 import { defaultStreamIds, subscriptionLists, visibleStreams } from '../views/channels.js';
@@ -39,7 +39,7 @@ const sections: Record<string, Section> = {
     return { realm_default_streams: defaultStreamIds(actor.state, user) };
   },
   realm_user_groups(actor, _user, args) {
-    return { realm_user_groups: realmUserGroups(actor, args.client_capabilities.include_deactivated_groups === true) };
+    return { realm_user_groups: realmUserGroupsJson(actor, args.client_capabilities.include_deactivated_groups === true) };
   },
   realm_bot(actor, user) {
     return { realm_bots: botsVisibleTo(actor, user).map((b) => formatBot(actor, b)) };

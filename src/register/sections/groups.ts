@@ -8,6 +8,7 @@ import type { RealmActor } from '../../realm/actor.js';
 import { CacheKey } from '../../realm/caches.js';
 import type { UserGroup } from '../../model/types.js';
 import { formatGroups } from '../../views/groups.js';
+import { JsonBytes } from '../../http/jsonText.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -17,6 +18,8 @@ interface CachedGroups {
   waitingDays: number;
   validUntil: number;
   formatted: Record<string, unknown>[];
+  /** The list's JSON (system groups list every member: 100,000 ids in a large realm), made once. */
+  json?: JsonBytes;
 }
 
 /** Per actor: by include_deactivated_groups. */
@@ -40,14 +43,20 @@ function nextFullMemberAt(state: RealmState, waitingDays: number, now: number): 
   return next;
 }
 
-export function realmUserGroups(actor: RealmActor, includeDeactivated: boolean): Record<string, unknown>[] {
+/** The list as UTF-8 JSON, kept with the list. */
+export function realmUserGroupsJson(actor: RealmActor, includeDeactivated: boolean): JsonBytes {
+  const entry = cachedGroups(actor, includeDeactivated);
+  return (entry.json ??= new JsonBytes([Buffer.from(JSON.stringify(entry.formatted), 'utf8')]));
+}
+
+function cachedGroups(actor: RealmActor, includeDeactivated: boolean): CachedGroups {
   const { state } = actor;
   const now = Date.now();
   const waitingDays = state.realm.settings.waiting_period_threshold;
   const byFlag = actor.caches.get(groupLists);
   const hit = byFlag.get(includeDeactivated);
   if (hit && hit.usersVersion === state.usersVersion && hit.waitingDays === waitingDays && now < hit.validUntil && sameGroups(state, hit.groups)) {
-    return hit.formatted;
+    return hit;
   }
   const entry: CachedGroups = {
     groups: [...state.groups.values()],
@@ -57,5 +66,5 @@ export function realmUserGroups(actor: RealmActor, includeDeactivated: boolean):
     formatted: formatGroups(state, includeDeactivated),
   };
   byFlag.set(includeDeactivated, entry);
-  return entry.formatted;
+  return entry;
 }
