@@ -48,6 +48,8 @@ interface HandedOver {
 
 class Unit {
   leaving = false;
+  /** The keeper's number for this holding of the shard's lease. */
+  keeperSeq = 0;
   readonly lastSeq = new Map<string, number>();
   /** Queues dropped here (expired, overflowed, deleted by a poll) not yet told to the actor. */
   readonly gone = new Set<string>();
@@ -98,8 +100,8 @@ export class ShardHost {
   constructor(private readonly d: ShardHostDeps) {}
 
   start(): void {
-    this.d.keeper.onShardLost = (key) => {
-      for (const unit of this.units.values()) if (this.d.keys.shardLease(unit.name) === key && !unit.leaving) this.drop(unit, 'lease lost');
+    this.d.keeper.onShardLost = (key, seq) => {
+      for (const unit of this.units.values()) if (unit.keeperSeq === seq && !unit.leaving) this.drop(unit, 'lease lost');
     };
     this.timers.push(setInterval(() => this.collectGarbage(), GC_INTERVAL_MS));
     for (const t of this.timers) t.unref();
@@ -150,7 +152,6 @@ export class ShardHost {
       await redis.eval(SHARD_LEASE_RELEASE, 1, keys.shardLease(name), selfId);
       return null;
     }
-    this.d.keeper.keepShard(keys.shardLease(name));
     const [[, text]] = (await redis.multi().get(keys.shardHandoff(name)).del(keys.shardHandoff(name)).exec()) as [[Error | null, string | null]];
     const unit = new Unit(name, new EventHub(this.d.limits));
     if (text) {
@@ -159,6 +160,7 @@ export class ShardHost {
       for (const [from, seq] of handed.lastSeq) unit.lastSeq.set(from, seq);
     }
     unit.gone.clear();
+    unit.keeperSeq = this.d.keeper.keepShard(keys.shardLease(name));
     this.units.set(name, unit);
     this.moves.activated++;
     this.d.log.info({ shard: name, queues: unit.hub.queueCount }, 'queue shard taken up');
@@ -270,7 +272,7 @@ export class ShardHost {
     this.d.log.warn({ shard: unit.name, why }, 'queue shard dropped');
     this.moves.dropped++;
     this.units.delete(unit.name);
-    this.d.keeper.dropShard(this.d.keys.shardLease(unit.name));
+    this.d.keeper.dropShard(this.d.keys.shardLease(unit.name), unit.keeperSeq);
     unit.leaving = true;
     for (const settle of unit.polls.values()) settle(bounce('queue shard lost'));
     unit.hub.close();
@@ -292,7 +294,7 @@ export class ShardHost {
     const { queues, skipped } = unit.hub.exportQueues();
     const handed: HandedOver = { queues, lastSeq: [...unit.lastSeq] };
     const { redis, keys, selfId } = this.d;
-    this.d.keeper.dropShard(keys.shardLease(unit.name));
+    this.d.keeper.dropShard(keys.shardLease(unit.name), unit.keeperSeq);
     try {
       await redis.set(keys.shardHandoff(unit.name), JSON.stringify(handed), 'PX', HANDOFF_TTL_MS);
       await redis.eval(SHARD_LEASE_RELEASE, 1, keys.shardLease(unit.name), selfId);

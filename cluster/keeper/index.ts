@@ -37,8 +37,8 @@ export class Keeper {
   readonly stalls = { longerThanLease: 0, pastLimit: 0 };
   /** A realm lease the thread found taken over (or expired) at a renewal. */
   onRealmLost: (realmId: number, epoch: number) => void = () => {};
-  /** A queue shard's lease the thread could not renew. */
-  onShardLost: (key: string) => void = () => {};
+  /** A queue shard's lease the thread could not renew (`seq`: the holding, from keepShard). */
+  onShardLost: (key: string, seq: number) => void = () => {};
 
   private constructor(private readonly o: KeeperOptions) {
     storeTime(this.shared, BEAT, absoluteNow());
@@ -93,7 +93,7 @@ export class Keeper {
         this.onRealmLost(m.realmId, m.epoch);
         break;
       case 'shardLost':
-        this.onShardLost(m.key);
+        this.onShardLost(m.key, m.seq);
         break;
       case 'log':
         this.o.log[m.level](m.data, m.msg);
@@ -147,12 +147,15 @@ export class Keeper {
     return loadTime(this.shared, REALM_ROUND_START) - performance.timeOrigin + this.o.timing.LEASE_TTL_MS;
   }
 
-  keepShard(key: string): void {
-    this.tell({ op: 'shard', key });
+  /** Keeps a queue shard's lease alive; the number of this holding, for dropShard and onShardLost. */
+  keepShard(key: string): number {
+    const seq = ++this.seq;
+    this.tell({ op: 'shard', key, seq });
+    return seq;
   }
 
-  dropShard(key: string): void {
-    this.tell({ op: 'shardGone', key });
+  dropShard(key: string, seq: number): void {
+    this.tell({ op: 'shardGone', key, seq });
   }
 
   async close(): Promise<void> {

@@ -40,13 +40,13 @@ export type ToKeeper =
   | { op: 'memberGone'; ack: number }
   | { op: 'lease'; realmId: number; epoch: number; seq: number }
   | { op: 'leaseGone'; realmId: number; seq: number }
-  | { op: 'shard'; key: string }
-  | { op: 'shardGone'; key: string }
+  | { op: 'shard'; key: string; seq: number }
+  | { op: 'shardGone'; key: string; seq: number }
   | { op: 'close'; ack: number };
 
 export type FromKeeper =
   | { op: 'ready' }
   | { op: 'ack'; ack: number }
   | { op: 'realmLost'; realmId: number; epoch: number }
-  | { op: 'shardLost'; key: string }
+  | { op: 'shardLost'; key: string; seq: number }
   | { op: 'log'; level: 'warn' | 'info'; msg: string; data: Record<string, unknown> };

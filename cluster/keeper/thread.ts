@@ -31,7 +31,8 @@ let memberBusy: Promise<void> = Promise.resolve();
 /** realm id → [epoch, seq] of the leases the main thread holds. */
 const leases = new Map<number, [number, number]>();
 let lastSeq = 0;
-const shards = new Set<string>();
+/** shard lease key → the main thread's number for this holding of it. */
+const shards = new Map<string, number>();
 let stalled = false;
 
 function mainAlive(): boolean {
@@ -83,11 +84,14 @@ async function realmRound(): Promise<void> {
 async function shardRound(): Promise<void> {
   if (shards.size === 0 || !mainAlive()) return;
   await Promise.all(
-    [...shards].map(async (key) => {
+    [...shards].map(async ([key, seq]) => {
       try {
         if (await renewShardLease(redis, key, setup.owner, timing.LEASE_TTL_MS)) return;
+        // Dropped meanwhile, or dropped and taken again (a newer number): not this holding's loss.
+        if (shards.get(key) !== seq) return;
         shards.delete(key);
-        post({ op: 'shardLost', key });
+        log.warn({ shard: key, holder: await redis.get(key) }, 'queue shard lease is not ours any more');
+        post({ op: 'shardLost', key, seq });
       } catch (err) {
         log.warn({ shard: key, err: (err as Error).message }, 'queue shard lease renewal failed');
       }
@@ -129,10 +133,10 @@ port.on('message', (m: ToKeeper) => {
       if (leases.get(m.realmId)?.[1] === m.seq) leases.delete(m.realmId);
       break;
     case 'shard':
-      shards.add(m.key);
+      shards.set(m.key, m.seq);
       break;
     case 'shardGone':
-      shards.delete(m.key);
+      if (shards.get(m.key) === m.seq) shards.delete(m.key);
       break;
     case 'close':
       for (const t of timers) clearInterval(t);

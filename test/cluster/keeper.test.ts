@@ -90,7 +90,7 @@ describe('the keeper thread', () => {
       keeper.keepMember(m);
       const shardKey = `${prefix}shard:keeper1~0:lease`;
       await redis.set(shardKey, 'w1', 'PX', TIMING.LEASE_TTL_MS);
-      keeper.keepShard(shardKey);
+      const holding = keeper.keepShard(shardKey);
       await until(() => joins.includes('w1'));
       joins.length = 0;
 
@@ -108,11 +108,11 @@ describe('the keeper thread', () => {
       await writes`UPDATE realms SET description = 'after the busy spell' WHERE id = ${realm.id}`;
 
       // A shard lease taken by another worker is reported lost.
-      const shardLost: string[] = [];
-      keeper.onShardLost = (key) => shardLost.push(key);
+      const shardLost: [string, number][] = [];
+      keeper.onShardLost = (key, seq) => shardLost.push([key, seq]);
       await redis.set(shardKey, 'w2', 'PX', 5000);
       await until(() => shardLost.length > 0);
-      expect(shardLost).toEqual([shardKey]);
+      expect(shardLost).toEqual([[shardKey, holding]]);
 
       // A realm lease taken over is reported lost and is no longer trusted.
       await db.sql`UPDATE realm_leases SET owner = 'w2', epoch = epoch + 1 WHERE realm_id = ${realm.id}`;
