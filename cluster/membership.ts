@@ -23,7 +23,6 @@ export interface MemberInfo {
 
 interface Timing {
   MEMBER_TTL_MS: number;
-  HEARTBEAT_MS: number;
   MEMBERSHIP_CHECK_MS: number;
 }
 

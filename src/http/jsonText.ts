@@ -29,24 +29,10 @@ export function hasJsonText(body: Record<string, unknown>): boolean {
 }
 
 /**
- * The JSON text of a body whose top-level values may be JsonText: the same text
- * JSON.stringify would give had those values been the objects they stand for.
- */
-export function spliceJson(body: Record<string, unknown>): string {
-  let text = '{';
-  for (const key in body) {
-    const value = body[key];
-    const part =
-      value instanceof JsonText ? value.text : value instanceof JsonBytes ? Buffer.concat(value.parts).toString('utf8') : JSON.stringify(value);
-    if (part === undefined) continue; // undefined and functions are left out, as JSON.stringify does
-    text += (text.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + part;
-  }
-  return text + '}';
-}
-
-/**
- * The same body as spliceJson, as UTF-8 pieces to be written in order: JsonBytes values are
- * passed on as they are (not copied), the text between them is encoded once.
+ * The JSON of a body whose top-level values may be JsonText or JsonBytes (the same JSON
+ * JSON.stringify would give had those values been the objects they stand for), as UTF-8
+ * pieces to be written in order: JsonBytes values are passed on as they are (not copied), the
+ * text between them is encoded once.
  */
 export function spliceJsonBytes(body: Record<string, unknown>): Uint8Array[] {
   const parts: Uint8Array[] = [];

@@ -49,6 +49,22 @@ function startKeeper(owner: string): Promise<Keeper> {
   });
 }
 
+/** A keeper thread for `owner` with a lease manager that uses it, for the length of `run`. */
+async function withKeeper(owner: string, run: (k: { keeper: Keeper; leases: LeaseManager; lost: number[] }) => Promise<void>): Promise<void> {
+  const keeper = await startKeeper(owner);
+  const leases = new LeaseManager(db.sql, owner, TIMING, quiet);
+  leases.useKeeper(keeper);
+  const lost: number[] = [];
+  leases.onLost = (id) => lost.push(id);
+  leases.start();
+  try {
+    await run({ keeper, leases, lost });
+  } finally {
+    leases.stop();
+    await keeper.close();
+  }
+}
+
 function member(id: string): MemberKeys {
   return { key: `${prefix}member:${id}`, members: `${prefix}members`, channel: `${prefix}membership`, id, info: JSON.stringify({ id }) };
 }
@@ -74,13 +90,7 @@ afterAll(async () => {
 
 describe('the keeper thread', () => {
   it('keeps membership, a realm lease and a shard lease through a busy event loop', async () => {
-    const keeper = await startKeeper('w1');
-    try {
-      const leases = new LeaseManager(db.sql, 'w1', TIMING, quiet);
-      leases.useKeeper(keeper);
-      const lost: number[] = [];
-      leases.onLost = (id) => lost.push(id);
-      leases.start();
+    await withKeeper('w1', async ({ keeper, leases, lost }) => {
       const other = new LeaseManager(db.sql, 'w2', TIMING, quiet);
       const realm = await insertRealm(db.sql, { stringId: 'keeper1', name: 'keeper1' });
       const lease = await leases.tryAcquire(realm.id);
@@ -127,17 +137,11 @@ describe('the keeper thread', () => {
       await settle(TIMING.HEARTBEAT_MS * 3);
       expect(await redis.exists(m.key)).toBe(0);
       expect(joins).toEqual([]);
-    } finally {
-      await keeper.close();
-    }
+    });
   });
 
   it('renews a lease while the holder’s own write transaction is in flight', async () => {
-    const keeper = await startKeeper('w5');
-    try {
-      const leases = new LeaseManager(db.sql, 'w5', TIMING, quiet);
-      leases.useKeeper(keeper);
-      leases.start();
+    await withKeeper('w5', async ({ leases }) => {
       const realm = await insertRealm(db.sql, { stringId: 'keeper3', name: 'keeper3' });
       await leases.tryAcquire(realm.id);
       let checked!: () => void;
@@ -157,20 +161,11 @@ describe('the keeper thread', () => {
       const [row] = await db.sql<{ left: number }[]>`
         SELECT extract(epoch FROM expires_at - now()) * 1000 AS left FROM realm_leases WHERE realm_id = ${realm.id}`;
       expect(Number(row!.left)).toBeGreaterThan(0);
-      leases.stop();
-    } finally {
-      await keeper.close();
-    }
+    });
   });
 
   it('lets everything lapse when the event loop stalls past STALL_LIMIT_MS', async () => {
-    const keeper = await startKeeper('w3');
-    try {
-      const leases = new LeaseManager(db.sql, 'w3', TIMING, quiet);
-      leases.useKeeper(keeper);
-      const lost: number[] = [];
-      leases.onLost = (id) => lost.push(id);
-      leases.start();
+    await withKeeper('w3', async ({ keeper, leases, lost }) => {
       const other = new LeaseManager(db.sql, 'w4', TIMING, quiet);
       const realm = await insertRealm(db.sql, { stringId: 'keeper2', name: 'keeper2' });
       await leases.tryAcquire(realm.id);
@@ -189,9 +184,6 @@ describe('the keeper thread', () => {
       await until(() => lost.includes(realm.id));
       // The membership key had expired too: once the loop turns again, the member joins again.
       await until(() => joins.includes('w3'));
-      leases.stop();
-    } finally {
-      await keeper.close();
-    }
+    });
   });
 });
