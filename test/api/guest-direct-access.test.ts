@@ -2,12 +2,14 @@
 // direct messages with, 1:1 or in a group, as in Zulip: none of them shares a channel with the
 // guest here. Before the first message they are out of its sight on every path; the message
 // brings them into it (a `realm_user` add first, then the message), and from then on the guest
-// sees them in GET /users, register, presence and profile changes, and may write to them.
+// sees them in GET /users, register, presence and profile changes, as senders of channel
+// messages, and may write to them.
 // A server that loads the realm afresh knows it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRealm, newUser, type Client } from '../helpers/client.js';
-import { events, expectError, patchRealm, register, sendDirect, systemGroupId } from '../helpers/messages.js';
+import { createChannel, events, expectError, fetchMessages, patchRealm, register, sendDirect, sendToChannel, systemGroupId } from '../helpers/messages.js';
 import { OwnClient, startOwnServer, type OwnServer } from '../helpers/ownServer.js';
+import { closeTestDb, testDb } from '../helpers/db.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -18,6 +20,7 @@ let mona: Client;
 let pete: Client;
 let gina: Client;
 let zed: Client;
+let lobbyId: number;
 let second: OwnServer | null = null;
 
 const ok = (r: { status: number; body: Obj }) => {
@@ -32,6 +35,12 @@ async function listed(viewer: Client, userId: number): Promise<Obj> {
 }
 
 const realmUserIds = (body: Obj) => (body.realm_users as Obj[]).map((u) => u.user_id as number);
+/** The sender's name on a message of the lobby, as the guest fetches it. */
+async function senderSeen(messageId: number): Promise<string> {
+  const fetched = (await fetchMessages(guest, { narrow: [{ operator: 'channel', operand: lobbyId }] })).messages as Obj[];
+  return fetched.find((m) => m.id === messageId)!.sender_full_name as string;
+}
+
 const addedIds = (evs: Obj[]) => evs.filter((e) => e.type === 'realm_user' && e.op === 'add').map((e) => e.person.user_id as number).sort((a, b) => a - b);
 
 beforeAll(async () => {
@@ -41,11 +50,14 @@ beforeAll(async () => {
   pete = await newUser(subdomain, 'Pete Member');
   gina = await newUser(subdomain, 'Gina Guest', 600);
   zed = await newUser(subdomain, 'Zed Member');
+  // The guest's only channel, where members who are not subscribed may post too.
+  lobbyId = await createChannel(owner, 'lobby', {}, [guest.userId!]);
   await patchRealm(owner, { can_access_all_users_group: { new: await systemGroupId(owner, 'role:members') } });
 });
 
 afterAll(async () => {
   await second?.stop();
+  await closeTestDb();
 });
 
 describe('a 1:1 direct message', () => {
@@ -54,6 +66,8 @@ describe('a 1:1 direct message', () => {
     expect(await listed(guest, mona.userId!)).toMatchObject({ full_name: 'Unknown user' });
     expectError(await guest.get(`/users/${mona.userId}`), 400, 'BAD_REQUEST', 'Insufficient permission');
     expect(realmUserIds((await register(guest)).body)).not.toContain(mona.userId);
+    const inLobby = await sendToChannel(mona, 'lobby', 'visitors', 'from outside');
+    expect(await senderSeen(inLobby)).toBe('Unknown user');
     expectError(
       await guest.post('/messages', { type: 'direct', to: `[${mona.userId}]`, content: 'x' }),
       400,
@@ -75,6 +89,7 @@ describe('a 1:1 direct message', () => {
     expect(await listed(guest, mona.userId!)).toMatchObject({ full_name: 'Mona Before' });
     expect(ok(await guest.get(`/users/${mona.userId}`)).user).toMatchObject({ full_name: 'Mona Before' });
     expect(ok(await guest.get(`/users/${mona.userId}/presence`)).presence).toBeDefined();
+    expect(await senderSeen(inLobby)).toBe('Mona Before');
     expect(realmUserIds((await register(guest)).body)).toContain(mona.userId);
     // Turning presence off is announced at once to everyone who sees her.
     ok(await mona.patch('/settings', { presence_enabled: false }));
@@ -132,6 +147,11 @@ describe('a group direct message', () => {
 
 describe('a realm loaded afresh', () => {
   it('counts the direct conversations that have messages', async () => {
+    // A conversation is made just before its first message is written; one whose write failed
+    // has no message and brings nobody into sight.
+    const [row] = await testDb()<{ realm_id: number }[]>`SELECT realm_id FROM users WHERE id = ${guest.userId!}`;
+    const pair = [guest.userId!, zed.userId!].sort((a, b) => a - b);
+    await testDb()`INSERT INTO message_recipients (realm_id, user_ids) VALUES (${row!.realm_id}, ${pair}::int[])`;
     second = await startOwnServer({}, false);
     const gus = new OwnClient(second.port, guest);
     const members = (await gus.ok('GET', '/users')).members as Obj[];
