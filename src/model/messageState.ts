@@ -1,5 +1,6 @@
 // What a realm actor keeps in memory about messages: conversations (a channel, or a set of
-// direct-message participants), the topics of each channel with their latest message id,
+// direct-message participants), who shares a direct conversation that has a message (limited
+// guests see those users), the topics of each channel with their latest message id,
 // users' topic visibility policies, and message ids reserved for the next sends. Message
 // contents stay in the database.
 
