@@ -142,6 +142,10 @@ describe('a group direct message', () => {
     // The guests may now write to each other directly.
     await sendDirect(gina, [guest.userId!], 'hi Gus');
     expect(addedIds(await events(guest, gusQueue))).toEqual([pete.userId!, gina.userId!].sort((a, b) => a - b));
+    // Events about one guest reach the other now.
+    ok(await owner.patch(`/users/${guest.userId}`, { full_name: 'Gus Renamed' }));
+    const updates = (await events(gina, ginaQueue)).filter((e) => e.type === 'realm_user' && e.op === 'update');
+    expect(updates.map((e) => e.person)).toEqual([{ user_id: guest.userId, full_name: 'Gus Renamed' }]);
   });
 });
 
