@@ -15,6 +15,8 @@ import type { QueueSnapshot } from '../src/events/queue.js';
 import type { ServerEvent } from '../src/events/catalog/index.js';
 import type { ApiRequest, ApiResponse } from '../src/http/contract.js';
 import { errorResponse, successBody } from '../src/http/envelope.js';
+import { eventListBytes } from '../src/http/bodyText.js';
+import { spliceJsonBytes } from '../src/http/jsonText.js';
 import { parseParams, p } from '../src/http/params.js';
 import { registerParams } from '../src/register/args.js';
 import { ApiError, unauthorized } from '../src/model/errors.js';
@@ -248,7 +250,15 @@ export class ShardHost {
         };
         unit.polls.set(req.id, settle);
         void unit.hub.poll(queue, req.id, dontBlock).then((events) =>
-          settle(respond({ status: 200, body: successBody({ events, queue_id: queue.id, ...extra }), route: '/events', userId: queue.userId })),
+          settle(
+            respond({
+              status: 200,
+              body: successBody(),
+              bodyBytes: spliceJsonBytes(successBody({ events: eventListBytes(events), queue_id: queue.id, ...extra })),
+              route: '/events',
+              userId: queue.userId,
+            }),
+          ),
         );
       });
     } catch (err) {

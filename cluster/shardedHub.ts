@@ -41,29 +41,33 @@ class Pending {
   readonly messages: Record<string, unknown>[] = [];
   private readonly messageIndex = new Map<object, number>();
   /** Events in the order published, each with the queues it goes to. */
-  readonly items = new Map<unknown, { e: ServerEvent; q: string[] }>();
+  readonly items = new Map<ServerEvent, { e: ServerEvent; q: string[] }>();
   readonly waiters: { resolve: (r: ShardReply) => void; reject: (e: Error) => void }[] = [];
 
   get empty(): boolean {
     return !this.reset && !this.list && !this.sync && !this.creates.length && !this.deletes.length && !this.items.size;
   }
 
+  /**
+   * Events are items by identity: a message event is one object for every queue that gets
+   * the same shape and flags (see actions/messages/delivery.ts), so it travels once with
+   * the ids of all those queues, and its message object once per batch.
+   */
   add(event: ServerEvent, queueId: string): void {
-    let key: unknown = event;
-    let wire = event;
-    const e = event as ServerEvent & { message?: unknown; flags?: string[]; local_message_id?: string };
-    if (e.type === 'message' && e.message && typeof e.message === 'object') {
-      let m = this.messageIndex.get(e.message);
-      if (m === undefined) {
-        m = this.messages.push(e.message as Record<string, unknown>) - 1;
-        this.messageIndex.set(e.message, m);
+    let item = this.items.get(event);
+    if (!item) {
+      let wire = event;
+      const e = event as ServerEvent & { message?: unknown };
+      if (e.type === 'message' && e.message && typeof e.message === 'object') {
+        let m = this.messageIndex.get(e.message);
+        if (m === undefined) {
+          m = this.messages.push(e.message as Record<string, unknown>) - 1;
+          this.messageIndex.set(e.message, m);
+        }
+        wire = { ...e, message: m } as unknown as ServerEvent;
       }
-      // Events that differ only in their object (one per queue) but not in content travel once.
-      key = `${m}|${(e.flags ?? []).join(',')}|${e.local_message_id ?? ''}`;
-      wire = { ...e, message: m } as unknown as ServerEvent;
+      this.items.set(event, (item = { e: wire, q: [] }));
     }
-    let item = this.items.get(key);
-    if (!item) this.items.set(key, (item = { e: wire, q: [] }));
     item.q.push(queueId);
   }
 
@@ -197,6 +201,14 @@ export class ShardedHub extends EventHub {
     return this.channels[shardOfUser(userId, this.o.shards)]!;
   }
 
+  /** The channel of a queue's shard, read from its id (`s<k>-…`, see create): no hash per event. */
+  private channelOfQueue(queue: EventQueue): Channel {
+    const id = queue.id;
+    let k = 0;
+    for (let i = 1, c = id.charCodeAt(1); c >= 48 && c <= 57; c = id.charCodeAt(++i)) k = k * 10 + c - 48;
+    return this.channels[k] ?? this.channelOf(queue.userId);
+  }
+
   /**
    * Before the realm serves: a realm handed over on purpose finds its queues in the shards;
    * otherwise (first start, or its previous worker died with batches unsent) the shards drop
@@ -251,7 +263,7 @@ export class ShardedHub extends EventHub {
 
   protected override deliver(queue: EventQueue, event: ServerEvent): boolean {
     if (!queue.wants(event.type) || !acceptsEvent(queue, event)) return true;
-    this.channelOf(queue.userId).open.add(event, queue.id);
+    this.channelOfQueue(queue).open.add(event, queue.id);
     return true;
   }
 

@@ -7,6 +7,7 @@ import { registerQueue } from '../register/register.js';
 import { registerParams, withDefaults } from '../register/args.js';
 import { registerSpectator } from '../register/spectator.js';
 import { queueAccess } from '../auth/queueCredential.js';
+import { eventListBytes } from '../http/bodyText.js';
 
 export const eventEndpoints = [
   endpoint({
@@ -44,7 +45,7 @@ export const eventEndpoints = [
         if (problem) throw badRequest(problem);
       }
       const events = await actor.events.poll(queue, req.id, args.dont_block);
-      return { events, queue_id: queue.id };
+      return { events: eventListBytes(events), queue_id: queue.id };
     },
   }),
   endpoint({

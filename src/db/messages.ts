@@ -176,9 +176,16 @@ export async function messageIdForIdempotencyKey(sql: Sql, senderId: number, key
 /** Loads what the actor keeps in memory: conversations, topics, policies, the highest id. */
 export async function loadMessageState(sql: Sql, state: RealmState): Promise<void> {
   const realmId = state.realm.id;
-  const conversations = await sql<{ id: number; stream_id: number | null; user_ids: number[] | null }[]>`
-    SELECT id, stream_id, user_ids FROM message_recipients WHERE realm_id = ${realmId}`;
-  for (const c of conversations) state.messaging.putConversation({ id: c.id, streamId: c.stream_id, userIds: c.user_ids });
+  const conversations = await sql<{ id: number; stream_id: number | null; user_ids: number[] | null; has_messages: boolean }[]>`
+    SELECT r.id, r.stream_id, r.user_ids,
+           CASE WHEN r.user_ids IS NULL THEN false
+                ELSE EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = r.id) END AS has_messages
+    FROM message_recipients r WHERE r.realm_id = ${realmId}`;
+  for (const c of conversations) {
+    const conversation = { id: c.id, streamId: c.stream_id, userIds: c.user_ids };
+    state.messaging.putConversation(conversation);
+    if (c.has_messages) state.messaging.noteDirectMessage(conversation);
+  }
   const topics = await sql<{ stream_id: number; topic: string; id: string }[]>`
     SELECT DISTINCT ON (stream_id, lower(topic)) stream_id, topic, id FROM messages
     WHERE realm_id = ${realmId} AND stream_id IS NOT NULL

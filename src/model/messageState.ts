@@ -1,5 +1,6 @@
 // What a realm actor keeps in memory about messages: conversations (a channel, or a set of
-// direct-message participants), the topics of each channel with their latest message id,
+// direct-message participants), who shares a direct conversation that has a message (limited
+// guests see those users), the topics of each channel with their latest message id,
 // users' topic visibility policies, and message ids reserved for the next sends. Message
 // contents stay in the database.
 
@@ -70,6 +71,10 @@ export class MessageState {
   private readonly byStream = new Map<number, Conversation>();
   private readonly byUsers = new Map<string, Conversation>();
   private readonly directByUser = new Map<number, Set<number>>();
+  /** Direct conversations that have a message (a conversation is made just before its first one). */
+  private readonly directWithMessages = new Set<number>();
+  /** user id → the users it shares a direct conversation with that has a message. */
+  private readonly directPartners = new Map<number, Set<number>>();
   /** stream id → lowercased topic → latest spelling and max message id. */
   readonly topics = new Map<number, Map<string, TopicInfo>>();
   private readonly userTopics = new Map<number, Map<string, UserTopic>>();
@@ -107,6 +112,33 @@ export class MessageState {
   /** Ids of the direct conversations a user takes part in. */
   directConversationsOf(userId: number): number[] {
     return [...(this.directByUser.get(userId) ?? [])];
+  }
+
+  /**
+   * Records that a direct conversation has a message; false when that was known. Its
+   * participants are each other's direct-message partners from then on: deleting its messages
+   * takes nobody out of anyone's sight (Zulip's direct-message group subscriptions stay too);
+   * only the next load, which counts conversations with messages, would forget it.
+   */
+  noteDirectMessage(c: Conversation): boolean {
+    if (!c.userIds || this.directWithMessages.has(c.id)) return false;
+    this.directWithMessages.add(c.id);
+    for (const a of c.userIds) {
+      let partners = this.directPartners.get(a);
+      if (!partners) this.directPartners.set(a, (partners = new Set()));
+      for (const b of c.userIds) if (b !== a) partners.add(b);
+    }
+    return true;
+  }
+
+  /** Whether a direct conversation is known to have a message. */
+  hasDirectMessages(conversationId: number): boolean {
+    return this.directWithMessages.has(conversationId);
+  }
+
+  /** Whether two users take part in a direct conversation (1:1 or group) that has a message. */
+  areDirectPartners(a: number, b: number): boolean {
+    return this.directPartners.get(a)?.has(b) === true;
   }
 
   topic(streamId: number, topic: string): TopicInfo | undefined {

@@ -118,9 +118,7 @@ export function checkCanSendToChannel(state: RealmState, sender: User, stream: S
 
 /** Whether the sender may see every recipient (guests in realms that limit user access). */
 export function checkCanAccessRecipients(state: RealmState, sender: User, recipients: User[]): void {
-  const direct = new Set(state.messaging.directConversationsOf(sender.id));
-  const sharesDirect = (u: User) => state.messaging.directConversationsOf(u.id).some((id) => direct.has(id));
-  if (recipients.some((u) => !canAccessUser(state, sender, u) && !sharesDirect(u))) {
+  if (recipients.some((u) => !canAccessUser(state, sender, u))) {
     throw badRequest('You do not have permission to access some of the recipients.');
   }
 }

@@ -1,6 +1,8 @@
 // Who receives events about a user. Zulip limits which users a guest can see when the realm's
-// can_access_all_users_group is role:members: such a guest sees itself and the users it shares
-// a channel with. Events about a user go only to those who can see that user.
+// can_access_all_users_group is role:members: such a guest sees itself, its bots, the users it
+// shares a channel with and the users it has direct messages with (1:1 or group; Zulip's
+// check_can_access_user and get_accessible_user_ids). Events about a user go only to those
+// who can see that user.
 import type { RealmState } from '../model/realmState.js';
 import type { User } from '../model/types.js';
 import { hasRealmPermission } from './realmSettings.js';
@@ -20,7 +22,7 @@ function sharesChannel(state: RealmState, a: User, b: User): boolean {
 export function canAccessUser(state: RealmState, viewer: User, target: User): boolean {
   if (viewer.id === target.id || canAccessAllUsers(state, viewer)) return true;
   if (target.isBot && target.botOwnerId === viewer.id) return true;
-  return sharesChannel(state, viewer, target);
+  return state.messaging.areDirectPartners(viewer.id, target.id) || sharesChannel(state, viewer, target);
 }
 
 /** Ids of the active users who can see `target`: the audience of events about it. */
@@ -32,8 +34,9 @@ export function usersWhoCanAccess(state: RealmState, target: User): number[] {
 
 /**
  * Whether a channel message's sender is hidden from the viewer (shown as "Unknown user"). A
- * direct message's participants are always visible to each other, as in Zulip, where taking
- * part in a conversation with someone makes them accessible.
+ * direct message's participants are always visible to each other: a conversation with a
+ * message makes them direct-message partners (see canAccessUser), and its first message is
+ * announced after the partners learn of each other.
  */
 export function senderHiddenFrom(state: RealmState, viewer: User | null, m: { streamId: number | null; senderId: number }): boolean {
   if (!viewer || m.streamId === null || canAccessAllUsers(state, viewer)) return false;

@@ -1,15 +1,18 @@
-// The apply-events property for a guest who may see only the users it shares a channel with
-// (can_access_all_users_group = role:members): users coming into and going out of its sight
-// through subscriptions, changes of users it sees and of users it does not.
+// The apply-events property for a guest who may see only the users it shares a channel or
+// direct messages with (can_access_all_users_group = role:members): users coming into and
+// going out of its sight through subscriptions and direct messages, changes of users it sees
+// and of users it does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../helpers/client.js';
-import { closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, Watcher } from './support.js';
+import { closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, Watcher, type Outcome } from './support.js';
 
 let subdomain: string;
 let owner: Client;
 let bob: Client;
 let carol: Client;
 let guest: Client;
+let dan: Client;
+let gina: Client;
 let guestWatcher: Watcher;
 let all: Watcher[];
 
@@ -17,7 +20,7 @@ const subscribe = (c: Client, name: string, principals: (number | undefined)[]) 
   c.post('/users/me/subscriptions', { subscriptions: [{ name }], principals });
 
 beforeAll(async () => {
-  ({ subdomain, owner, bob, carol, guest } = await newOrganization('apguest', ['bob', 'carol', 'guest']));
+  ({ subdomain, owner, bob, carol, guest, dan, gina } = await newOrganization('apguest', ['bob', 'carol', 'guest', 'dan', 'gina']));
   const members = (await systemGroups(owner))['role:members'];
   ok(await owner.patch('/realm', { can_access_all_users_group: { new: members } }));
   ok(await subscribe(owner, 'shared', [owner.userId, bob.userId, guest.userId]));
@@ -66,5 +69,29 @@ describe('a guest with limited access to users', () => {
 
   it('a channel created with the guest and a user it could not see', async () => {
     await verify(all, async () => ok(await subscribe(owner, 'new room', [owner.userId, carol.userId, guest.userId])));
+  });
+
+  it('sees a user who writes to it directly, and hears of that user from then on', async () => {
+    const { outcomes } = await verify(all, async () => ok(await dan.post('/messages', { type: 'direct', to: `[${guest.userId}]`, content: 'hello' })));
+    const seen = outcomes.get(guestWatcher)!.events.map((e) => [e.type, e.op ?? null, e.person?.user_id ?? null]);
+    expect(seen).toEqual([['realm_user', 'add', dan.userId], ['message', null, null]]);
+    await verify(all, async () => ok(await owner.patch(`/users/${dan.userId}`, { full_name: 'Dan Renamed' })));
+    await verify(all, async () => ok(await guest.post('/messages', { type: 'direct', to: `[${dan.userId}]`, content: 'hello Dan' })));
+  });
+
+  it('a group direct message with another guest', async () => {
+    const gWatcher = await Watcher.open(gina, 'gina');
+    const added = (w: Watcher, outcomes: Map<Watcher, Outcome>) =>
+      outcomes.get(w)!.events.filter((e) => e.type === 'realm_user' && e.op === 'add').map((e) => e.person.user_id as number).sort((a, b) => a - b);
+    try {
+      const { outcomes } = await verify([...all, gWatcher], async () =>
+        ok(await bob.post('/messages', { type: 'direct', to: `[${guest.userId},${gina.userId},${carol.userId}]`, content: 'all of us' })),
+      );
+      // Gus saw Bob and Carol through channels already; Gina, in no channel, saw nobody.
+      expect(added(guestWatcher, outcomes)).toEqual([gina.userId]);
+      expect(added(gWatcher, outcomes)).toEqual([bob.userId!, carol.userId!, guest.userId!].sort((a, b) => a - b));
+    } finally {
+      await gWatcher.close();
+    }
   });
 });

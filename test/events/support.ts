@@ -230,14 +230,17 @@ const PEOPLE = {
   bob: { name: 'Bob Member', role: 400 },
   carol: { name: 'Carol Member', role: 400 },
   guest: { name: 'Gus Guest', role: 600 },
+  dan: { name: 'Dan Member', role: 400 },
+  gina: { name: 'Gina Guest', role: 600 },
 } as const;
 
 type Person = keyof typeof PEOPLE;
 export type Organization<P extends Person> = { subdomain: string; owner: Client } & Record<P, Client>;
 
 /**
- * A fresh organization for one file: its owner and the people asked for, in that order (Bob
- * and Carol are members, Gus is a guest). Each has made a request, so the server knows them.
+ * A fresh organization for one file: its owner and the people asked for, in that order (Bob,
+ * Carol and Dan are members, Gus and Gina are guests). Each has made a request, so the server
+ * knows them.
  */
 export async function newOrganization<P extends Person>(prefix: string, people: readonly P[]): Promise<Organization<P>> {
   const realm = await newRealm(prefix);

@@ -6,6 +6,8 @@ import type { QueueOptions } from '../../src/events/queue.js';
 import { buildMessageFilter, normalizeNarrow } from '../../src/events/narrow.js';
 import { topicForQueue } from '../../src/events/shape.js';
 import type { ServerEvent } from '../../src/events/catalog/index.js';
+import { bodyJson, eventListBytes } from '../../src/http/bodyText.js';
+import { spliceJsonBytes } from '../../src/http/jsonText.js';
 
 /** The hub delivers whatever it is given: these tests use small events of their own shapes. */
 const raw = (e: object) => e as unknown as ServerEvent;
@@ -189,5 +191,30 @@ describe('event narrows', () => {
     expect(f([['topic', 'general chat']])(event({ ...m, subject: '' }))).toBe(true);
     expect(f([['topic', '']])(event(m))).toBe(false);
     expect(buildMessageFilter([])).toBeNull();
+  });
+});
+
+describe('shared message events', () => {
+  it('serialize per queue exactly as JSON.stringify of the queued copy, each with its own id', () => {
+    const h = hub();
+    const a = h.create(options(1));
+    const b = h.create(options(2));
+    h.publish(raw({ type: 'typing', op: 'start' }), [2]);
+    const message = { id: 7, content: 'caf\u00e9 "quoted" \u2603', sender_id: 1, display_recipient: [{ id: 1 }] };
+    const shared = raw({ type: 'message', message, flags: ['read'] });
+    const echo = raw({ type: 'message', message, flags: [], local_message_id: '12.0' });
+    h.publish((q) => (q.userId === 1 ? echo : shared), [1, 2]);
+    h.publish(shared, [2]);
+    for (const q of [a, b]) {
+      const body = { result: 'success', msg: '', events: q.pending(), queue_id: q.id };
+      expect(bodyJson(body)).toBe(JSON.stringify(body));
+      // A poll answer's bytes: the same JSON, non-ASCII included.
+      const bytes = Buffer.concat(spliceJsonBytes({ ...body, events: eventListBytes(q.pending()) }));
+      expect(bytes.toString('utf8')).toBe(JSON.stringify(body));
+    }
+    expect(b.pending().map((e) => e.id)).toEqual([0, 1, 2]);
+    expect(JSON.parse(bodyJson({ events: a.pending() })).events).toEqual([{ ...(echo as object), id: 0 }]);
+    // The byte budget counts the same text.
+    expect(b.size.bytes).toBe(b.pending().reduce((n, e) => n + JSON.stringify(e).length - `,"id":${e.id}`.length + 12, 0));
   });
 });

@@ -3,8 +3,9 @@
 // per distinct shape, not once per recipient.
 import type { RealmActor } from '../../realm/actor.js';
 import type { MessageRecord } from '../../model/messageState.js';
-import { Role } from '../../model/types.js';
+import { Role, type User } from '../../model/types.js';
 import type { EventQueue } from '../../events/queue.js';
+import type { ServerEvent } from '../../events/catalog/index.js';
 import { hasCapability } from '../../events/shape.js';
 import { formatMessage, withInaccessibleSender } from '../../views/messages.js';
 import { senderHiddenFrom } from '../../permissions/userAccess.js';
@@ -28,26 +29,31 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   const { state } = actor;
   const m = d.message;
   const sender = actor.user(m.senderId);
-  const shapes = new Map<string, Record<string, unknown>>();
   const links = m.streamId === null ? [] : topicLinksFor(actor, m.topic);
-  const shapeFor = (queue: EventQueue) => {
-    const viewer = actor.user(queue.userId) ?? null;
-    const gravatarHidden = queue.opts.clientGravatar && !!sender && apiEmailIsReal(sender);
-    const emptyTopic = hasCapability(queue, 'empty_topic_name');
-    const senderHidden = senderHiddenFrom(state, viewer, m);
-    const key = `${queue.opts.applyMarkdown}|${gravatarHidden}|${emptyTopic}|${senderHidden}`;
-    let shaped = shapes.get(key);
+  const senderEmailReal = !!sender && apiEmailIsReal(sender);
+  // Thousands of queues get one of a few shapes of the message: each shape (a small number
+  // made of the four choices below) is built once, and each shape with each set of flags is
+  // one event object that all those queues share (its JSON is then made once too).
+  const shapes: (Record<string, unknown> | undefined)[] = [];
+  const events: (Map<number, ServerEvent> | undefined)[] = [];
+  const shapeOf = (queue: EventQueue, viewer: User | null) =>
+    (queue.opts.applyMarkdown ? 1 : 0) |
+    (queue.opts.clientGravatar && senderEmailReal ? 2 : 0) |
+    (hasCapability(queue, 'empty_topic_name') ? 4 : 0) |
+    (senderHiddenFrom(state, viewer, m) ? 8 : 0);
+  const shapeFor = (queue: EventQueue, viewer: User | null, shape: number) => {
+    let shaped = shapes[shape];
     if (!shaped) {
       shaped = formatMessage(
         actor,
         viewer,
         m,
         [],
-        { applyMarkdown: queue.opts.applyMarkdown, clientGravatar: queue.opts.clientGravatar, allowEmptyTopicName: emptyTopic },
+        { applyMarkdown: queue.opts.applyMarkdown, clientGravatar: queue.opts.clientGravatar, allowEmptyTopicName: (shape & 4) !== 0 },
         links,
       );
-      if (senderHidden) shaped = withInaccessibleSender(actor, shaped);
-      shapes.set(key, shaped);
+      if (shape & 8) shaped = withInaccessibleSender(actor, shaped);
+      shapes[shape] = shaped;
     }
     return shaped;
   };
@@ -63,7 +69,16 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   actor.events.publish((queue) => {
     const bits = d.recipients.get(queue.userId);
     if (bits === undefined && !(d.publicChannel && queue.opts.allPublicStreams)) return null;
-    const localId = queue.id === d.senderQueueId && queue.userId === m.senderId ? d.localId : undefined;
-    return messageEvent(shapeFor(queue), bits === undefined ? [] : flagNames(bits), localId);
+    const flags = bits ?? -1;
+    const viewer = actor.user(queue.userId) ?? null;
+    const shape = shapeOf(queue, viewer);
+    if (queue.id === d.senderQueueId && queue.userId === m.senderId && d.localId !== undefined) {
+      return messageEvent(shapeFor(queue, viewer, shape), flags < 0 ? [] : flagNames(flags), d.localId);
+    }
+    let byFlags = events[shape];
+    if (!byFlags) events[shape] = byFlags = new Map();
+    let event = byFlags.get(flags);
+    if (!event) byFlags.set(flags, (event = messageEvent(shapeFor(queue, viewer, shape), flags < 0 ? [] : flagNames(flags))));
+    return event;
   }, audience);
 }

@@ -28,6 +28,7 @@ import { enqueueMissedMessageEmails } from '../email/missedMessages.js';
 import { metadataAudience } from '../../permissions/channelAccess.js';
 import { channelChanged } from '../channels/events.js';
 import { triggerOutgoingWebhooks } from '../integrations/serviceBots.js';
+import { noteDirectMessageSent } from '../users/sight.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -260,6 +261,8 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
     userTopics: policies.map((t) => ({ ...t, lastUpdated: new Date(t.lastUpdated * 1000) })),
     firstInStreamId,
     afterCommit() {
+      const direct = stream ? undefined : state.messaging.conversations.get(recipientId);
+      if (direct) noteDirectMessageSent(actor, direct);
       for (const t of policies) actor.events.publish(userTopicChanged(t), [t.userId]);
       state.messaging.publishedUpTo = Math.max(state.messaging.publishedUpTo, id);
       publishMessage(actor, {

@@ -1,35 +1,49 @@
 // Users coming into and going out of the sight of viewers who may not see everyone (guests,
-// when the realm limits what guests see): subscriptions decide what they see, so a
-// subscription change tells them which users they gained (`realm_user` add) and lost
+// when the realm limits what guests see). Subscriptions and direct messages decide what they
+// see: a subscription change tells them which users they gained (`realm_user` add) and lost
 // (`realm_user` remove), as Zulip's send_user_creation_events_on_adding_subscriptions and
-// send_user_remove_events_on_removing_subscriptions do.
+// send_user_remove_events_on_removing_subscriptions do; the first message of a direct
+// conversation tells its participants of each other, as Zulip's
+// get_recipients_for_user_creation_events and do_send_messages do.
 import type { RealmActor } from '../../realm/actor.js';
+import type { User } from '../../model/types.js';
+import type { Conversation } from '../../model/messageState.js';
 import { canAccessAllUsers, canAccessUser } from '../../permissions/userAccess.js';
 import { formatUser } from '../../views/users.js';
 import { realmUserAddEvent } from '../../events/catalog/index.js';
 import { publishRealmUserRemove } from './events.js';
 
-/** For each viewer who may not see everyone, the users they see; empty when there are none. */
-export function limitedSight(actor: RealmActor): Map<number, Set<number>> {
+/** What viewers who may not see everyone see of some users (all of them unless narrowed). */
+export interface Sight {
+  /** The users looked at, as viewers and as the ones seen. */
+  users: readonly User[];
+  /** Per active viewer who may not see everyone, the ids of `users` it sees. */
+  seen: Map<number, Set<number>>;
+}
+
+/** For each viewer who may not see everyone, the users they see (among `userIds` if given). */
+export function limitedSight(actor: RealmActor, userIds?: readonly number[]): Sight {
   const { state } = actor;
-  const out = new Map<number, Set<number>>();
-  for (const viewer of state.activeUsers()) {
+  const users = userIds ? userIds.map((id) => state.users.get(id)).filter((u): u is User => u !== undefined) : [...state.users.values()];
+  const viewers = userIds ? users.filter((u) => u.isActive) : state.activeUsers();
+  const seen = new Map<number, Set<number>>();
+  for (const viewer of viewers) {
     if (canAccessAllUsers(state, viewer)) continue;
-    const seen = new Set<number>();
-    for (const u of state.users.values()) if (canAccessUser(state, viewer, u)) seen.add(u.id);
-    out.set(viewer.id, seen);
+    const sees = new Set<number>();
+    for (const u of users) if (canAccessUser(state, viewer, u)) sees.add(u.id);
+    seen.set(viewer.id, sees);
   }
-  return out;
+  return { users, seen };
 }
 
 /** Tells each limited viewer of `before` who came into and went out of their sight since. */
-export function publishSightChanges(actor: RealmActor, before: Map<number, Set<number>>): void {
+export function publishSightChanges(actor: RealmActor, before: Sight): void {
   const { state } = actor;
   const { config } = actor.services;
-  for (const [viewerId, was] of before) {
+  for (const [viewerId, was] of before.seen) {
     const viewer = state.users.get(viewerId);
     if (!viewer?.isActive) continue;
-    for (const u of state.users.values()) {
+    for (const u of before.users) {
       const sees = canAccessUser(state, viewer, u);
       if (sees && !was.has(u.id)) {
         actor.events.publish((queue) => realmUserAddEvent(formatUser(config, actor.realm, viewer, u, { clientGravatar: queue.opts.clientGravatar })), [viewerId]);
@@ -38,4 +52,17 @@ export function publishSightChanges(actor: RealmActor, before: Map<number, Set<n
       }
     }
   }
+}
+
+/**
+ * A message of a direct conversation was committed. The first one makes its participants
+ * direct-message partners; those who may not see everyone get a `realm_user` add for each
+ * participant they did not see before (before the message itself, as in Zulip).
+ */
+export function noteDirectMessageSent(actor: RealmActor, conversation: Conversation): void {
+  const { messaging } = actor.state;
+  if (!conversation.userIds || messaging.hasDirectMessages(conversation.id)) return;
+  const before = limitedSight(actor, conversation.userIds);
+  messaging.noteDirectMessage(conversation);
+  publishSightChanges(actor, before);
 }
