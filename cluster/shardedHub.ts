@@ -255,6 +255,12 @@ export class ShardedHub extends EventHub {
     }
   }
 
+  /** Nobody waits for the queue to be ready any more; the shard is told to delete it. */
+  override discard(queueId: string): boolean {
+    this.creating.delete(queueId);
+    return super.discard(queueId);
+  }
+
   protected override deliver(queue: EventQueue, event: ServerEvent): boolean {
     if (!queue.wants(event.type) || !acceptsEvent(queue, event)) return true;
     this.channelOfQueue(queue).open.add(event, queue.id);

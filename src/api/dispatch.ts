@@ -227,7 +227,12 @@ export class WorkerRequestHandler implements RequestHandler {
     }
   }
 
+  /** The client left: its parked poll ends, and a register in progress drops its queue. */
   cancel(requestId: string, subdomain: string): void {
-    this.registry.activeBySubdomain(subdomain)?.events.cancelPoll(requestId);
+    const events = this.registry.activeBySubdomain(subdomain)?.events;
+    if (!events) return;
+    events.cancelPoll(requestId);
+    const dropped = events.abandonRegister(requestId);
+    if (dropped) this.log.info({ reqId: requestId, queueId: dropped }, 'client left before its register was answered: queue dropped');
   }
 }

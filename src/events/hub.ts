@@ -34,6 +34,12 @@ export interface HubCounters {
  */
 export type EventSource = ServerEvent | ((queue: EventQueue) => ServerEvent | ServerEvent[] | null);
 
+/** A register building its answer: the queue it made (null before), and whether its client left. */
+export interface RegisterInProgress {
+  queueId: string | null;
+  abandoned: boolean;
+}
+
 export const DEFAULT_QUEUE_LIFESPAN_SECONDS = 600;
 export const MAX_QUEUE_LIFESPAN_SECONDS = 7 * 24 * 3600;
 /** Zulip waits 45 s plus up to 10 s of jitter; the jitter spreads heartbeats of many clients. */
@@ -56,6 +62,8 @@ export class EventHub {
   private readonly pollsByRequest = new Map<string, EventQueue>();
   /** Queues registered with all_public_streams, so a public channel's send need not scan every queue. */
   private readonly allPublic = new Set<EventQueue>();
+  /** Registers still building their answer, by request id (see beginRegister). */
+  private readonly registers = new Map<string, RegisterInProgress>();
   /** Queues with a parked poll and new events, answered at the end of this turn (see wake). */
   private readonly woken = new Set<EventQueue>();
   private wakeScheduled = false;
@@ -133,6 +141,39 @@ export class EventHub {
     set?.delete(queue);
     if (set && set.size === 0) this.byUser.delete(queue.userId);
     this.onQueueChange?.(queue, 'deleted');
+  }
+
+  /**
+   * Drops a queue whose id never reached its client (its register failed after making it, or
+   * its client left before the answer), rather than keep it until it expires. False when it
+   * was gone already.
+   */
+  discard(queueId: string): boolean {
+    const queue = this.queues.get(queueId);
+    if (queue) this.delete(queue);
+    return queue !== undefined;
+  }
+
+  /** A register (request `requestId`) starts; endRegister when it answered or failed. */
+  beginRegister(requestId: string): RegisterInProgress {
+    const progress: RegisterInProgress = { queueId: null, abandoned: false };
+    this.registers.set(requestId, progress);
+    return progress;
+  }
+
+  endRegister(requestId: string): void {
+    this.registers.delete(requestId);
+  }
+
+  /**
+   * The client of a register still in progress left: it will never learn the queue's id, so
+   * the queue (if made yet) goes now. Returns the dropped queue's id, or null.
+   */
+  abandonRegister(requestId: string): string | null {
+    const progress = this.registers.get(requestId);
+    if (!progress) return null;
+    progress.abandoned = true;
+    return progress.queueId !== null && this.discard(progress.queueId) ? progress.queueId : null;
   }
 
   /** Drops every queue of a user (deactivation, key change): their polls end at once. */

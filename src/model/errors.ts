@@ -24,6 +24,9 @@ export const invalidArgument = (name: string, msg?: string) =>
 export const unauthorized = (msg = 'Not logged in: API authentication or user session required') =>
   new ApiError('UNAUTHORIZED', msg, 401, {}, { 'WWW-Authenticate': 'Basic realm="zulip"' });
 
+/** The client left before the answer (nobody reads it; nginx's 499 in the logs). */
+export const requestCancelled = () => new ApiError('REQUEST_CANCELLED', 'Client closed the request', 499);
+
 export const accessDenied = (msg = 'Access denied') => new ApiError('BAD_REQUEST', msg, 403);
 
 export const notFound = (msg = 'Not found') => new ApiError('BAD_REQUEST', msg, 404);

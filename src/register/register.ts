@@ -1,9 +1,11 @@
 // POST /register: creates a queue and the initial state in the same actor turn, so no
-// event can fall between the snapshot and the queue.
-import { badRequest } from '../model/errors.js';
+// event can fall between the snapshot and the queue. A register that fails after making the
+// queue, or whose client leaves before the answer, drops the queue: its client never learns
+// the id, and the queue would only count against limits and take events until it expired.
+import { badRequest, requestCancelled } from '../model/errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import { Role, type User } from '../model/types.js';
-import { DEFAULT_QUEUE_LIFESPAN_SECONDS, MAX_QUEUE_LIFESPAN_SECONDS } from '../events/hub.js';
+import { DEFAULT_QUEUE_LIFESPAN_SECONDS, MAX_QUEUE_LIFESPAN_SECONDS, type RegisterInProgress } from '../events/hub.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../model/version.js';
 import { initialState } from './sections.js';
 import type { RegisterArgs } from './args.js';
@@ -12,8 +14,40 @@ import type { NarrowTerm } from '../model/narrow.js';
 
 
 
-/** `access`: what the queue keeps of the caller's credential (auth/queueCredential.ts). */
-export async function registerQueue(actor: RealmActor, user: User, args: RegisterArgs, clientName: string, access: { credential?: string; csrf?: string } = {}) {
+/**
+ * `requestId`: the request's id, by which the hub learns that its client left (EventHub.abandonRegister).
+ * `access`: what the queue keeps of the caller's credential (auth/queueCredential.ts).
+ */
+export async function registerQueue(
+  actor: RealmActor,
+  user: User,
+  args: RegisterArgs,
+  clientName: string,
+  requestId: string,
+  access: { credential?: string; csrf?: string } = {},
+) {
+  const progress = actor.events.beginRegister(requestId);
+  try {
+    return await createQueueWithState(actor, user, args, clientName, access, progress);
+  } catch (err) {
+    // (A queue whose client left was dropped then; one whose shard failed is gone already.)
+    if (progress.queueId !== null && !progress.abandoned && actor.events.discard(progress.queueId)) {
+      actor.services.log.info({ reqId: requestId, queueId: progress.queueId }, 'register failed after making its queue: queue dropped');
+    }
+    throw err;
+  } finally {
+    actor.events.endRegister(requestId);
+  }
+}
+
+async function createQueueWithState(
+  actor: RealmActor,
+  user: User,
+  args: RegisterArgs,
+  clientName: string,
+  access: { credential?: string; csrf?: string },
+  progress: RegisterInProgress,
+) {
   const narrow: NarrowTerm[] = normalizeNarrow(args.narrow);
   checkNarrowForEvents(narrow);
   // Guests never see channels they are not subscribed to (CVE-2021-30479).
@@ -27,6 +61,8 @@ export async function registerQueue(actor: RealmActor, user: User, args: Registe
   // Run in the mailbox: every change before this is in the snapshot, every change after
   // it lands in the queue.
   const registered = await actor.exclusive(async () => {
+    // The client left while the register waited for the mailbox: no queue is made.
+    if (progress.abandoned) throw requestCancelled();
     const queue = actor.events.create({
       userId: user.id,
       eventTypes,
@@ -43,6 +79,7 @@ export async function registerQueue(actor: RealmActor, user: User, args: Registe
       clientName,
       ...access,
     });
+    progress.queueId = queue.id;
     const state = await initialState(actor, user, fetchTypes ? new Set(fetchTypes) : null, args, narrow);
     return {
       queue_id: queue.id,

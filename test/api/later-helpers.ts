@@ -78,6 +78,11 @@ export class IsolatedServer {
     return this.output();
   }
 
+  /** The server's own database (for tests that lock or inspect it). */
+  get databaseUrl(): string {
+    return this.db.url;
+  }
+
   async stop(): Promise<void> {
     await stopServer(this.proc);
     await this.db.drop();

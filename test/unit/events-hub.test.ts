@@ -54,6 +54,31 @@ describe('EventHub', () => {
     }
   });
 
+  it('drops the queue of a register whose client left, made or not yet made, and only while it runs', () => {
+    const h = hub();
+    // Left before the register made its queue: the register sees it and makes none.
+    const early = h.beginRegister('req-early');
+    expect(h.abandonRegister('req-early')).toBeNull();
+    expect(early.abandoned).toBe(true);
+    h.endRegister('req-early');
+    // Left while the state was being built: the queue goes at once.
+    const late = h.beginRegister('req-late');
+    const q = h.create(options(1));
+    late.queueId = q.id;
+    expect(h.abandonRegister('req-late')).toBe(q.id);
+    expect(() => h.get(q.id, 1)).toThrow(/Bad event queue ID/);
+    expect(h.discard(q.id)).toBe(false);
+    h.endRegister('req-late');
+    // Answered: a cancel of the request leaves the queue to its client.
+    const done = h.beginRegister('req-done');
+    const kept = h.create(options(1));
+    done.queueId = kept.id;
+    h.endRegister('req-done');
+    expect(h.abandonRegister('req-done')).toBeNull();
+    expect(h.get(kept.id, 1)).toBe(kept);
+    expect(h.queueCount).toBe(1);
+  });
+
   it('ends a parked poll with a queued heartbeat after the interval, and clears its timer on events', async () => {
     vi.useFakeTimers();
     try {
