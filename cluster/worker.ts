@@ -66,7 +66,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
         limits: { heartbeatSeconds: config.HEARTBEAT_SECONDS, maxEvents: config.QUEUE_MAX_EVENTS, maxBytes: config.QUEUE_MAX_BYTES, counters: worker.counters },
       })
     : null;
-  if (shardHost) links = new ShardLinks(id, view, shardHost, wlog);
+  if (shardHost) links = new ShardLinks(id, view, shardHost, wlog, (unit) => redis.get(keys.shardLease(unit)));
   const queueShards: ShardedRealms | undefined = sharded
     ? {
         owns: (actor) => actor.events instanceof ShardedHub,

@@ -2,16 +2,33 @@
 // peer, many batches in flight on it, each answered by id. A shard held by this worker itself
 // is fed by a direct call. Failures are answered as refusals; the sender looks the shard's
 // worker up again and retries (see shardedHub.ts).
+// A batch not answered within the batch timeout is waited for longer while the worker it went
+// to still holds the shard's lease: that lease is renewed from the worker's keeper thread only
+// while its event loop turns (cluster/keeper/), so a worker that is slow under load is waited
+// for, and one that stalled past STALL_LIMIT_MS or died is given up on once its lease lapsed.
+// (Giving up on a live shard makes the actor reset it: every client of it registers again.)
 import net from 'node:net';
 import type { Logger } from '../../src/log.js';
-import type { MembershipView, MemberInfo } from '../membership.js';
+import type { MemberInfo } from '../membership.js';
 import type { ShardHost } from '../shardHost.js';
 import type { ShardBatch, ShardReply } from '../shardOps.js';
 import { FramedSocket } from './framedSocket.js';
 import type { Received, WorkerFrame } from './frames.js';
 
 const CONNECT_TIMEOUT_MS = 2000;
-const BATCH_TIMEOUT_MS = 10_000;
+/** How long a batch is waited for before the shard's lease is looked at. */
+export const BATCH_TIMEOUT_MS = 10_000;
+
+/** What the links read of membership (a MembershipView). */
+export interface ShardPlacement {
+  owner(unit: string): MemberInfo | null;
+  member(id: string): MemberInfo | undefined;
+  refreshSoon(): Promise<void>;
+  on(event: 'change', listener: () => void): unknown;
+}
+
+/** The worker holding a shard's lease now (null when nobody does). */
+export type ShardHolder = (unit: string) => Promise<string | null>;
 
 class Peer {
   private fs: FramedSocket | null = null;
@@ -24,12 +41,14 @@ class Peer {
     readonly member: MemberInfo,
     private readonly selfId: string,
     private readonly log: Logger,
+    private readonly holder: ShardHolder,
+    private readonly timeoutMs: number,
   ) {}
 
   send(batch: ShardBatch): Promise<ShardReply> {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.settle(id, { ok: false, reason: 'queue shard did not answer in time' }), BATCH_TIMEOUT_MS);
+      const timer = setTimeout(() => void this.overdue(id, batch.unit), this.timeoutMs);
       timer.unref();
       this.waiting.set(id, { resolve, timer });
       if (this.ready) this.fs!.send({ kind: 'shard', id, batch });
@@ -38,6 +57,25 @@ class Peer {
         this.connect();
       }
     });
+  }
+
+  /** A batch is late: waited for again while this worker holds the shard, else refused. */
+  private async overdue(id: number, unit: string): Promise<void> {
+    let held: boolean;
+    try {
+      held = (await this.holder(unit)) === this.member.id;
+    } catch {
+      held = false;
+    }
+    const w = this.waiting.get(id);
+    if (!w) return;
+    if (!held) {
+      this.settle(id, { ok: false, reason: 'queue shard did not answer in time' });
+      return;
+    }
+    this.log.warn({ worker: this.member.id, shard: unit }, 'queue shard is slow to answer a batch; its worker still holds it, waiting on');
+    w.timer = setTimeout(() => void this.overdue(id, unit), this.timeoutMs);
+    w.timer.unref();
   }
 
   private settle(id: number, reply: ShardReply): void {
@@ -89,9 +127,11 @@ export class ShardLinks {
 
   constructor(
     private readonly selfId: string,
-    private readonly view: MembershipView,
-    private readonly host: ShardHost,
+    private readonly view: ShardPlacement,
+    private readonly host: Pick<ShardHost, 'apply'>,
     private readonly log: Logger,
+    private readonly holder: ShardHolder,
+    private readonly timeoutMs = BATCH_TIMEOUT_MS,
   ) {
     view.on('change', () => {
       for (const [id, peer] of this.peers) {
@@ -114,7 +154,7 @@ export class ShardLinks {
     let peer = this.peers.get(owner.id);
     if (!peer || peer.member.port !== owner.port || peer.member.host !== owner.host) {
       peer?.close();
-      this.peers.set(owner.id, (peer = new Peer(owner, this.selfId, this.log)));
+      this.peers.set(owner.id, (peer = new Peer(owner, this.selfId, this.log, this.holder, this.timeoutMs)));
     }
     const reply = await peer.send(batch);
     if (!reply.ok) await this.view.refreshSoon();
