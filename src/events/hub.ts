@@ -194,7 +194,7 @@ export class EventHub {
     // Sizes count against a queue's byte budget, only where the queues are held.
     const holds = this.holdsQueues;
     const sharedSize = shared && holds ? eventSize(shared) : 0;
-    for (const userId of new Set(userIds)) {
+    for (const userId of userIds instanceof Set ? userIds : new Set(userIds)) {
       const set = this.byUser.get(userId);
       if (!set) continue;
       // Deleting the current entry of a Set while iterating it is safe.

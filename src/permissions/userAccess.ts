@@ -4,10 +4,14 @@
 // check_can_access_user and get_accessible_user_ids). Events about a user go only to those
 // who can see that user.
 import type { RealmState } from '../model/realmState.js';
-import type { User } from '../model/types.js';
+import { Role, type User } from '../model/types.js';
 import { hasRealmPermission } from './realmSettings.js';
 
 export function canAccessAllUsers(state: RealmState, viewer: User): boolean {
+  // The setting is role:everyone or role:members (nothing else is allowed), and both hold
+  // every active user but guests: only a guest's answer depends on it. (Asked per recipient
+  // queue of every message, so the common answer is found without the group lookup.)
+  if (viewer.isActive && viewer.role !== Role.GUEST) return true;
   return hasRealmPermission(state, viewer, 'can_access_all_users_group');
 }
 

@@ -58,12 +58,12 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
     return shaped;
   };
   // The sender first: with thousands of recipients, the sender sees their message soonest.
-  const audience = [m.senderId, ...d.recipients.keys()];
+  const audience = new Set([m.senderId, ...d.recipients.keys()]);
   if (d.publicChannel) {
     for (const queue of actor.events.allPublicStreamsQueues()) {
       const u = state.users.get(queue.userId);
       // Never guests: they see only channels they are subscribed to (CVE-2021-30479).
-      if (u?.isActive && u.role !== Role.GUEST) audience.push(queue.userId);
+      if (u?.isActive && u.role !== Role.GUEST) audience.add(queue.userId);
     }
   }
   actor.events.publish((queue) => {
