@@ -10,6 +10,7 @@ import { heartbeatEvent, restartEvent, type ServerEvent } from './catalog/index.
 import { SERVER_GENERATION, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../model/version.js';
 import { buildMessageFilter } from './narrow.js';
 import { acceptsEvent } from './shape.js';
+import { fanOutMessage, type MessageFanout } from './messageFanout.js';
 import { eventJson, sharedEventJson } from '../http/bodyText.js';
 
 export interface HubLimits {
@@ -214,6 +215,25 @@ export class EventHub {
         if (delivered && queue.parked && queue.hasPending) this.wake(queue);
       }
     }
+  }
+
+  /**
+   * Delivers a message to every queue of its receiving users that takes it (see
+   * messageFanout.ts); queues in `skip` are left out.
+   */
+  publishMessage(f: MessageFanout, skip?: ReadonlySet<string>): void {
+    this.published++;
+    const sizes = new Map<ServerEvent, number>();
+    fanOutMessage(
+      f,
+      (userId) => this.byUser.get(userId) ?? [],
+      (queue, event) => {
+        let size = sizes.get(event);
+        if (size === undefined) sizes.set(event, (size = eventSize(event)));
+        if (this.deliver(queue, event, size) && queue.parked && queue.hasPending) this.wake(queue);
+      },
+      skip,
+    );
   }
 
   /**

@@ -81,8 +81,16 @@ export class EventQueue {
   lastAnswered = 0;
   parked: ParkedPoll | null = null;
 
+  /**
+   * Whether the queue takes message events, read once: a message to a large channel asks it
+   * of thousands of queues, and a field of the queue itself is at hand where its options'
+   * set of types is a few memory loads away.
+   */
+  private readonly takesMessages: boolean;
+
   constructor(readonly opts: QueueOptions, id: string = randomUUID()) {
     this.id = id;
+    this.takesMessages = opts.eventTypes === null || opts.eventTypes.has('message');
   }
 
   get userId() {
@@ -90,6 +98,7 @@ export class EventQueue {
   }
 
   wants(type: string): boolean {
+    if (type === 'message') return this.takesMessages;
     return this.opts.eventTypes === null || this.opts.eventTypes.has(type);
   }
 

@@ -1,18 +1,16 @@
 // The `message` event: one per receiving queue, shaped for the queue's client (Markdown or
-// HTML, gravatar, empty topic name), with that user's flags. The message object is built once
-// per distinct shape, not once per recipient.
+// HTML, gravatar, empty topic name, sender hidden from limited guests), with that user's
+// flags. The message is described once (events/messageFanout.ts) and each shape of its object
+// made once; the hub holding the queues (here, or each queue shard) makes the events.
 import type { RealmActor } from '../../realm/actor.js';
 import type { MessageRecord } from '../../model/messageState.js';
-import { Role, type User } from '../../model/types.js';
-import type { EventQueue } from '../../events/queue.js';
-import type { ServerEvent } from '../../events/catalog/index.js';
-import { hasCapability } from '../../events/shape.js';
+import { Role } from '../../model/types.js';
+import { SHAPE_EMPTY_TOPIC, SHAPE_GRAVATAR, SHAPE_MARKDOWN, SHAPE_SENDER_HIDDEN } from '../../events/messageFanout.js';
 import { formatMessage, withInaccessibleSender } from '../../views/messages.js';
 import { senderHiddenFrom } from '../../permissions/userAccess.js';
 import { apiEmailIsReal } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
 import { topicLinksFor } from '../../views/topicLinks.js';
-import { messageEvent } from '../../events/catalog/index.js';
 
 export interface Delivery {
   message: MessageRecord;
@@ -30,55 +28,56 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   const m = d.message;
   const sender = actor.user(m.senderId);
   const links = m.streamId === null ? [] : topicLinksFor(actor, m.topic);
-  const senderEmailReal = !!sender && apiEmailIsReal(sender);
-  // Thousands of queues get one of a few shapes of the message: each shape (a small number
-  // made of the four choices below) is built once, and each shape with each set of flags is
-  // one event object that all those queues share (its JSON is then made once too).
+  const users: number[] = [];
+  const flags: number[] = [];
+  const flagNameSets = new Map<number, string[]>();
+  const hidden = new Set<number>();
+  const add = (userId: number, bits: number) => {
+    users.push(userId);
+    flags.push(bits);
+    if (bits >= 0 && !flagNameSets.has(bits)) flagNameSets.set(bits, flagNames(bits));
+    // Only a guest may be kept from seeing the sender (see canAccessAllUsers).
+    const viewer = actor.user(userId);
+    if (viewer?.role === Role.GUEST && senderHiddenFrom(state, viewer, m)) hidden.add(userId);
+  };
+  // The sender first: with thousands of recipients, the sender sees their message soonest.
+  add(m.senderId, d.recipients.get(m.senderId) ?? -1);
+  for (const [userId, bits] of d.recipients) if (userId !== m.senderId) add(userId, bits);
+  if (d.publicChannel) {
+    const extra = new Set<number>();
+    for (const queue of actor.events.allPublicStreamsQueues()) {
+      const u = state.users.get(queue.userId);
+      // Never guests: they see only channels they are subscribed to (CVE-2021-30479).
+      if (u?.isActive && u.role !== Role.GUEST && !d.recipients.has(u.id) && u.id !== m.senderId) extra.add(u.id);
+    }
+    for (const userId of extra) add(userId, -1);
+  }
+  // Each shape of the message object is made once, when a queue of that shape first needs it.
   const shapes: (Record<string, unknown> | undefined)[] = [];
-  const events: (Map<number, ServerEvent> | undefined)[] = [];
-  const shapeOf = (queue: EventQueue, viewer: User | null) =>
-    (queue.opts.applyMarkdown ? 1 : 0) |
-    (queue.opts.clientGravatar && senderEmailReal ? 2 : 0) |
-    (hasCapability(queue, 'empty_topic_name') ? 4 : 0) |
-    (senderHiddenFrom(state, viewer, m) ? 8 : 0);
-  const shapeFor = (queue: EventQueue, viewer: User | null, shape: number) => {
+  const message = (shape: number) => {
     let shaped = shapes[shape];
     if (!shaped) {
       shaped = formatMessage(
         actor,
-        viewer,
+        null,
         m,
         [],
-        { applyMarkdown: queue.opts.applyMarkdown, clientGravatar: queue.opts.clientGravatar, allowEmptyTopicName: (shape & 4) !== 0 },
+        { applyMarkdown: (shape & SHAPE_MARKDOWN) !== 0, clientGravatar: (shape & SHAPE_GRAVATAR) !== 0, allowEmptyTopicName: (shape & SHAPE_EMPTY_TOPIC) !== 0 },
         links,
       );
-      if (shape & 8) shaped = withInaccessibleSender(actor, shaped);
+      if (shape & SHAPE_SENDER_HIDDEN) shaped = withInaccessibleSender(actor, shaped);
       shapes[shape] = shaped;
     }
     return shaped;
   };
-  // The sender first: with thousands of recipients, the sender sees their message soonest.
-  const audience = new Set([m.senderId, ...d.recipients.keys()]);
-  if (d.publicChannel) {
-    for (const queue of actor.events.allPublicStreamsQueues()) {
-      const u = state.users.get(queue.userId);
-      // Never guests: they see only channels they are subscribed to (CVE-2021-30479).
-      if (u?.isActive && u.role !== Role.GUEST) audience.add(queue.userId);
-    }
-  }
-  actor.events.publish((queue) => {
-    const bits = d.recipients.get(queue.userId);
-    if (bits === undefined && !(d.publicChannel && queue.opts.allPublicStreams)) return null;
-    const flags = bits ?? -1;
-    const viewer = actor.user(queue.userId) ?? null;
-    const shape = shapeOf(queue, viewer);
-    if (queue.id === d.senderQueueId && queue.userId === m.senderId && d.localId !== undefined) {
-      return messageEvent(shapeFor(queue, viewer, shape), flags < 0 ? [] : flagNames(flags), d.localId);
-    }
-    let byFlags = events[shape];
-    if (!byFlags) events[shape] = byFlags = new Map();
-    let event = byFlags.get(flags);
-    if (!event) byFlags.set(flags, (event = messageEvent(shapeFor(queue, viewer, shape), flags < 0 ? [] : flagNames(flags))));
-    return event;
-  }, audience);
+  actor.events.publishMessage({
+    message,
+    users,
+    flags,
+    flagNames: flagNameSets,
+    hidden,
+    senderEmailReal: !!sender && apiEmailIsReal(sender),
+    publicChannel: d.publicChannel,
+    echo: d.senderQueueId !== undefined && d.localId !== undefined ? { queueId: d.senderQueueId, userId: m.senderId, localId: d.localId } : undefined,
+  });
 }
