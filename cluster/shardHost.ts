@@ -12,7 +12,6 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
 import { EventHub, badEventQueueId, type HubLimits } from '../src/events/hub.js';
 import type { QueueSnapshot } from '../src/events/queue.js';
-import type { ServerEvent } from '../src/events/catalog/index.js';
 import type { ApiRequest, ApiResponse } from '../src/http/contract.js';
 import { errorResponse, successBody } from '../src/http/envelope.js';
 import { parseParams, p } from '../src/http/params.js';
@@ -25,7 +24,8 @@ import type { GateOutcome } from './realmGate.js';
 import type { MembershipView } from './membership.js';
 import type { RedisKeys } from './redis.js';
 import { shardName } from './queueShards.js';
-import type { ShardBatch, ShardOp, ShardReply } from './shardOps.js';
+import type { DeliverOp, MessageFanoutWire, ShardBatch, ShardOp, ShardReply } from './shardOps.js';
+import type { MessageFanout } from '../src/events/messageFanout.js';
 import type { Keeper } from './keeper/index.js';
 import { SHARD_LEASE_RELEASE, renewShardLease } from './keeper/rounds.js';
 
@@ -84,6 +84,34 @@ export interface ShardHostDeps {
   /** `http://` or `https://`: the web client's Origin check on DELETE /json/events. */
   uriScheme: string;
   log: Logger;
+}
+
+/** Puts a batch's deliveries into a shard's queues, in order; returns the ids of queues not here. */
+export function applyDeliver(hub: EventHub, op: DeliverOp): string[] {
+  const missing: string[] = [];
+  for (const item of op.items) {
+    if ('m' in item) hub.publishMessage(fanoutFromWire(item.m, op.messages), item.m.skip ? new Set(item.m.skip) : undefined);
+    else missing.push(...hub.deliverTo(item.e, item.q));
+  }
+  return missing;
+}
+
+/** A message of a batch as the hub takes it (see shardOps.ts MessageFanoutWire). */
+function fanoutFromWire(w: MessageFanoutWire, messages: Record<string, unknown>[]): MessageFanout {
+  return {
+    message(shape) {
+      const m = messages[w.shapes[shape] ?? -1];
+      if (!m) throw new Error(`a message batch lacks the message's shape ${shape}`);
+      return m;
+    },
+    users: w.users,
+    flags: w.flags,
+    flagNames: new Map(Object.entries(w.names).map(([bits, names]) => [Number(bits), names])),
+    hidden: new Set(w.hidden),
+    senderEmailReal: w.emailReal,
+    publicChannel: w.pub,
+    echo: w.echo,
+  };
 }
 
 const bounce = (reason: string): GateOutcome => ({ kind: 'bounce', reason });
@@ -187,11 +215,7 @@ export class ShardHost {
         if (!hub.find(op.queue.id)) hub.importQueues([op.queue]);
         return;
       case 'deliver':
-        for (const item of op.items) {
-          const e = item.e as ServerEvent & { message?: unknown };
-          const event = e.type === 'message' && typeof e.message === 'number' ? ({ ...e, message: op.messages[e.message] } as ServerEvent) : item.e;
-          for (const id of hub.deliverTo(event, item.q)) unit.gone.add(id);
-        }
+        for (const id of applyDeliver(hub, op)) unit.gone.add(id);
         return;
       case 'delete':
         for (const id of op.queues) {

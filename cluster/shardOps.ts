@@ -5,13 +5,31 @@ import type { QueueSnapshot } from '../src/events/queue.js';
 import type { ServerEvent } from '../src/events/catalog/index.js';
 
 /**
- * Events for listed queues. A message object shared by many events is sent once in `messages`
- * and named by its index in the event's `message` field.
+ * A message for the shard's queues of some users (events/messageFanout.ts as plain data): the
+ * message object of each shape as an index into the op's `messages`, the users and their flag
+ * bits (-1: all_public_streams queues only), flag names per bits value, the users who see the
+ * sender hidden, and the queues made after the message in the same batch (`skip`).
  */
+export interface MessageFanoutWire {
+  shapes: Record<string, number>;
+  users: number[];
+  flags: number[];
+  names: Record<string, string[]>;
+  hidden: number[];
+  emailReal: boolean;
+  pub: boolean;
+  echo?: { queueId: string; userId: number; localId: string };
+  skip?: string[];
+}
+
+/** An event for listed queues, or a message for listed users. */
+export type DeliverItem = { e: ServerEvent; q: string[] } | { m: MessageFanoutWire };
+
+/** Deliveries in order. Message objects are sent once in `messages`, named by index. */
 export interface DeliverOp {
   op: 'deliver';
   messages: Record<string, unknown>[];
-  items: { e: ServerEvent; q: string[] }[];
+  items: DeliverItem[];
 }
 
 export type ShardOp =

@@ -13,7 +13,8 @@ import type { ServerEvent } from '../src/events/catalog/index.js';
 import { acceptsEvent } from '../src/events/shape.js';
 import { ApiError } from '../src/model/errors.js';
 import { shardName, shardOfUser } from './queueShards.js';
-import type { DeliverOp, ShardBatch, ShardOp, ShardReply } from './shardOps.js';
+import type { DeliverItem, DeliverOp, MessageFanoutWire, ShardBatch, ShardOp, ShardReply } from './shardOps.js';
+import { SHAPE_SENDER_HIDDEN, queueShapeClass, type MessageFanout } from '../src/events/messageFanout.js';
 
 /** Sends a batch to the worker that holds its shard now (or refuses: `ok: false`). */
 export type ShardSend = (batch: ShardBatch) => Promise<ShardReply>;
@@ -40,42 +41,69 @@ class Pending {
   sync = false;
   readonly messages: Record<string, unknown>[] = [];
   private readonly messageIndex = new Map<object, number>();
-  /** Events in the order published, each with the queues it goes to. */
-  readonly items = new Map<ServerEvent, { e: ServerEvent; q: string[] }>();
+  /** Deliveries in the order published: an event with the queues it goes to, or a message. */
+  private readonly items: ({ e: ServerEvent; q: string[] } | { m: MessageFanoutWire; createsBefore: number })[] = [];
+  private readonly byEvent = new Map<ServerEvent, { e: ServerEvent; q: string[] }>();
   readonly waiters: { resolve: (r: ShardReply) => void; reject: (e: Error) => void }[] = [];
 
   get empty(): boolean {
-    return !this.reset && !this.list && !this.sync && !this.creates.length && !this.deletes.length && !this.items.size;
+    return !this.reset && !this.list && !this.sync && !this.creates.length && !this.deletes.length && !this.items.length;
   }
 
-  /**
-   * Events are items by identity: a message event is one object for every queue that gets
-   * the same shape and flags (see actions/messages/delivery.ts), so it travels once with
-   * the ids of all those queues, and its message object once per batch.
-   */
+  get delivers(): boolean {
+    return this.items.length > 0;
+  }
+
+  /** An event for a queue: an event shared by many queues travels once, with their ids. */
   add(event: ServerEvent, queueId: string): void {
-    let item = this.items.get(event);
+    let item = this.byEvent.get(event);
     if (!item) {
-      let wire = event;
-      const e = event as ServerEvent & { message?: unknown };
-      if (e.type === 'message' && e.message && typeof e.message === 'object') {
-        let m = this.messageIndex.get(e.message);
-        if (m === undefined) {
-          m = this.messages.push(e.message as Record<string, unknown>) - 1;
-          this.messageIndex.set(e.message, m);
-        }
-        wire = { ...e, message: m } as unknown as ServerEvent;
-      }
-      this.items.set(event, (item = { e: wire, q: [] }));
+      this.byEvent.set(event, (item = { e: event, q: [] }));
+      this.items.push(item);
     }
     item.q.push(queueId);
+  }
+
+  /** A message for the shard's queues of `users` (see events/messageFanout.ts). */
+  addMessage(f: MessageFanout, shapes: Iterable<number>, users: number[], flags: number[]): void {
+    const indexes: Record<string, number> = {};
+    for (const shape of shapes) {
+      const message = f.message(shape);
+      let m = this.messageIndex.get(message);
+      if (m === undefined) {
+        m = this.messages.push(message) - 1;
+        this.messageIndex.set(message, m);
+      }
+      indexes[shape] = m;
+    }
+    const names: Record<string, string[]> = {};
+    for (const [bits, list] of f.flagNames) names[bits] = list;
+    const wire: MessageFanoutWire = {
+      shapes: indexes,
+      users,
+      flags,
+      names,
+      hidden: [...f.hidden],
+      emailReal: f.senderEmailReal,
+      pub: f.publicChannel,
+      ...(f.echo ? { echo: f.echo } : {}),
+    };
+    this.items.push({ m: wire, createsBefore: this.creates.length });
   }
 
   ops(): ShardOp[] {
     const ops: ShardOp[] = [];
     if (this.reset) ops.push({ op: 'reset' });
     for (const queue of this.creates) ops.push({ op: 'create', queue });
-    if (this.items.size) ops.push({ op: 'deliver', messages: this.messages, items: [...this.items.values()] } satisfies DeliverOp);
+    if (this.items.length) {
+      const items = this.items.map((item): DeliverItem => {
+        if (!('m' in item)) return item;
+        // Queues made after the message in this batch do not get it (their register's state has it).
+        const later = this.creates.slice(item.createsBefore).map((q) => q.id);
+        return { m: later.length ? { ...item.m, skip: later } : item.m };
+      });
+      ops.push({ op: 'deliver', messages: this.messages, items } satisfies DeliverOp);
+    }
     if (this.deletes.length) ops.push({ op: 'delete', queues: this.deletes });
     if (this.list) ops.push({ op: 'list' });
     if (!ops.length && this.sync) ops.push({ op: 'sync' });
@@ -133,7 +161,7 @@ class Channel {
     const batch = this.pending;
     this.pending = new Pending();
     this.sending = true;
-    const changes = batch.reset || batch.creates.length > 0 || batch.items.size > 0 || batch.deletes.length > 0;
+    const changes = batch.reset || batch.creates.length > 0 || batch.delivers || batch.deletes.length > 0;
     const frame: ShardBatch = { unit: this.name, from: this.hub.id, seq: changes ? ++this.seq : 0, ops: batch.ops() };
     try {
       const reply = await this.deliver(frame);
@@ -259,6 +287,48 @@ export class ShardedHub extends EventHub {
   override discard(queueId: string): boolean {
     this.creating.delete(queueId);
     return super.discard(queueId);
+  }
+
+  /** Shape classes of the queues (see queueShapeClass), for the queues as they were at `version`. */
+  private shapeClasses: { version: number; emailReal: boolean; classes: Set<number> } | null = null;
+
+  /**
+   * A message goes to each shard once, for the shard's users that have queues, with the
+   * message object in every shape a queue may need; each shard makes the queues' events
+   * (the actor does not visit the queues one by one).
+   */
+  override publishMessage(f: MessageFanout, skip?: ReadonlySet<string>): void {
+    this.published++;
+    if (skip?.size) throw new Error('a sharded hub does not skip queues of its own');
+    const byChannel = new Map<Channel, { users: number[]; flags: number[] }>();
+    for (let i = 0; i < f.users.length; i++) {
+      const userId = f.users[i]!;
+      let first: EventQueue | undefined;
+      for (const queue of this.queuesOf(userId)) {
+        first = queue;
+        break;
+      }
+      if (!first) continue;
+      const channel = this.channelOfQueue(first);
+      let part = byChannel.get(channel);
+      if (!part) byChannel.set(channel, (part = { users: [], flags: [] }));
+      part.users.push(userId);
+      part.flags.push(f.flags[i]!);
+    }
+    if (!byChannel.size) return;
+    const classes = this.classesOfQueues(f.senderEmailReal);
+    const shapes = new Set(classes);
+    if (f.hidden.size) for (const c of classes) shapes.add(c | SHAPE_SENDER_HIDDEN);
+    for (const [channel, part] of byChannel) channel.open.addMessage(f, shapes, part.users, part.flags);
+  }
+
+  private classesOfQueues(emailReal: boolean): Set<number> {
+    const known = this.shapeClasses;
+    if (known && known.version === this.queuesVersion && known.emailReal === emailReal) return known.classes;
+    const classes = new Set<number>();
+    for (const queue of this.allQueues()) classes.add(queueShapeClass(queue, emailReal));
+    this.shapeClasses = { version: this.queuesVersion, emailReal, classes };
+    return classes;
   }
 
   protected override deliver(queue: EventQueue, event: ServerEvent): boolean {
