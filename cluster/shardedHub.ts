@@ -1,8 +1,9 @@
 // The realm actor's EventHub when its queues live in queue shards (see queueShards.ts). The
 // actor keeps every queue's options (to address and shape events as it always does) but no
 // events and no polls: what a queue would receive is batched per shard and sent once per
-// turn, each event once per shard with the ids of the queues it is for (a message object once
-// per batch, however many events carry it). Batches to one shard go one at a time, in order;
+// turn, each event once per shard with the ids of the queues it is for; a new message once
+// per shard as the shard's receiving users and the message's shapes, from which the shard
+// makes each queue's event (src/events/messageFanout.ts). Batches to one shard go one at a time, in order;
 // a refused or lost batch is sent again to the shard's current worker (shards skip numbers
 // they applied), so a shard that moves loses nothing.
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,9 @@ import { acceptsEvent } from '../src/events/shape.js';
 import { ApiError } from '../src/model/errors.js';
 import { shardName, shardOfUser } from './queueShards.js';
 import type { DeliverItem, DeliverOp, MessageFanoutWire, ShardBatch, ShardOp, ShardReply } from './shardOps.js';
-import { SHAPE_SENDER_HIDDEN, queueShapeClass, type MessageFanout } from '../src/events/messageFanout.js';
+import { SHAPE_SENDER_HIDDEN, messageShape, type MessageFanout } from '../src/events/messageFanout.js';
+
+const NO_USERS: ReadonlySet<number> = new Set();
 
 /** Sends a batch to the worker that holds its shard now (or refuses: `ok: false`). */
 export type ShardSend = (batch: ShardBatch) => Promise<ShardReply>;
@@ -326,7 +329,7 @@ export class ShardedHub extends EventHub {
     const known = this.shapeClasses;
     if (known && known.version === this.queuesVersion && known.emailReal === emailReal) return known.classes;
     const classes = new Set<number>();
-    for (const queue of this.allQueues()) classes.add(queueShapeClass(queue, emailReal));
+    for (const queue of this.allQueues()) classes.add(messageShape(queue, { hidden: NO_USERS, senderEmailReal: emailReal }));
     this.shapeClasses = { version: this.queuesVersion, emailReal, classes };
     return classes;
   }

@@ -34,19 +34,21 @@ export interface MessageFanout {
 
 /** A queue's shape of the message, from its options (and whether the sender is hidden from it). */
 export function messageShape(queue: EventQueue, f: Pick<MessageFanout, 'hidden' | 'senderEmailReal'>): number {
-  return (
-    (queue.opts.applyMarkdown ? SHAPE_MARKDOWN : 0) |
-    (queue.opts.clientGravatar && f.senderEmailReal ? SHAPE_GRAVATAR : 0) |
-    (hasCapability(queue, 'empty_topic_name') ? SHAPE_EMPTY_TOPIC : 0) |
-    (f.hidden.has(queue.userId) ? SHAPE_SENDER_HIDDEN : 0)
-  );
+  let shape = queue.messageShapeClass;
+  // Read from the options once per queue: they do not change, and thousands of queues are asked.
+  if (shape < 0) shape = queue.messageShapeClass = queueShapeClass(queue);
+  if (!f.senderEmailReal) shape &= ~SHAPE_GRAVATAR;
+  return f.hidden.size > 0 && f.hidden.has(queue.userId) ? shape | SHAPE_SENDER_HIDDEN : shape;
 }
 
-/** The shapes a queue may have apart from SHAPE_SENDER_HIDDEN (which depends on its user). */
-export function queueShapeClass(queue: EventQueue, senderEmailReal: boolean): number {
-  return messageShape(queue, { hidden: EMPTY, senderEmailReal });
+/** The shape bits a queue's options give (SHAPE_GRAVATAR for client_gravatar, whatever the sender). */
+export function queueShapeClass(queue: EventQueue): number {
+  return (
+    (queue.opts.applyMarkdown ? SHAPE_MARKDOWN : 0) |
+    (queue.opts.clientGravatar ? SHAPE_GRAVATAR : 0) |
+    (hasCapability(queue, 'empty_topic_name') ? SHAPE_EMPTY_TOPIC : 0)
+  );
 }
-const EMPTY: ReadonlySet<number> = new Set();
 
 /**
  * Calls `deliver` with each queue of the receiving users that gets the message and its event

@@ -87,6 +87,8 @@ export class EventQueue {
    * set of types is a few memory loads away.
    */
   private readonly takesMessages: boolean;
+  /** The queue's shape class of message objects (see messageFanout.ts), once asked; -1 before. */
+  messageShapeClass = -1;
 
   constructor(readonly opts: QueueOptions, id: string = randomUUID()) {
     this.id = id;

@@ -5,7 +5,8 @@
 // who can see that user.
 import type { RealmState } from '../model/realmState.js';
 import { Role, type User } from '../model/types.js';
-import { hasRealmPermission } from './realmSettings.js';
+import { hasRealmPermission, realmGroupSetting } from './realmSettings.js';
+import { systemGroup } from './groups.js';
 
 export function canAccessAllUsers(state: RealmState, viewer: User): boolean {
   // The setting is role:everyone or role:members (nothing else is allowed), and both hold
@@ -13,6 +14,11 @@ export function canAccessAllUsers(state: RealmState, viewer: User): boolean {
   // queue of every message, so the common answer is found without the group lookup.)
   if (viewer.isActive && viewer.role !== Role.GUEST) return true;
   return hasRealmPermission(state, viewer, 'can_access_all_users_group');
+}
+
+/** Whether nobody's sight of users is limited (can_access_all_users_group is role:everyone). */
+export function everyoneSeesAllUsers(state: RealmState): boolean {
+  return realmGroupSetting(state, 'can_access_all_users_group') === systemGroup(state, 'role:everyone').id;
 }
 
 function sharesChannel(state: RealmState, a: User, b: User): boolean {

@@ -7,7 +7,7 @@ import type { MessageRecord } from '../../model/messageState.js';
 import { Role } from '../../model/types.js';
 import { SHAPE_EMPTY_TOPIC, SHAPE_GRAVATAR, SHAPE_MARKDOWN, SHAPE_SENDER_HIDDEN } from '../../events/messageFanout.js';
 import { formatMessage, withInaccessibleSender } from '../../views/messages.js';
-import { senderHiddenFrom } from '../../permissions/userAccess.js';
+import { everyoneSeesAllUsers, senderHiddenFrom } from '../../permissions/userAccess.js';
 import { apiEmailIsReal } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
 import { topicLinksFor } from '../../views/topicLinks.js';
@@ -32,10 +32,12 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   const flags: number[] = [];
   const flagNameSets = new Map<number, string[]>();
   const hidden = new Set<number>();
+  const limited = m.streamId !== null && !everyoneSeesAllUsers(state);
   const add = (userId: number, bits: number) => {
     users.push(userId);
     flags.push(bits);
     if (bits >= 0 && !flagNameSets.has(bits)) flagNameSets.set(bits, flagNames(bits));
+    if (!limited) return;
     // Only a guest may be kept from seeing the sender (see canAccessAllUsers).
     const viewer = actor.user(userId);
     if (viewer?.role === Role.GUEST && senderHiddenFrom(state, viewer, m)) hidden.add(userId);
