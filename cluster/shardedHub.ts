@@ -3,9 +3,9 @@
 // events and no polls: what a queue would receive is batched per shard and sent once per
 // turn, each event once per shard with the ids of the queues it is for; a new message once
 // per shard as the shard's receiving users and the message's shapes, from which the shard
-// makes each queue's event (src/events/messageFanout.ts). Batches to one shard go one at a time, in order;
-// a refused or lost batch is sent again to the shard's current worker (shards skip numbers
-// they applied), so a shard that moves loses nothing.
+// makes each queue's event (src/events/messageFanout.ts). Batches to one shard go one at a
+// time, in order; a refused or lost batch is sent again to the shard's current worker
+// (shards skip numbers they applied), so a shard that moves loses nothing.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../src/log.js';
 import { EventHub, type HubLimits } from '../src/events/hub.js';
@@ -292,7 +292,7 @@ export class ShardedHub extends EventHub {
     return super.discard(queueId);
   }
 
-  /** Shape classes of the queues (see queueShapeClass), for the queues as they were at `version`. */
+  /** The message shapes the queues have (see messageShape), for the queues as they were at `version`. */
   private shapeClasses: { version: number; emailReal: boolean; classes: Set<number> } | null = null;
 
   /**
