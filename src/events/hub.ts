@@ -11,7 +11,7 @@ import { SERVER_GENERATION, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION
 import { buildMessageFilter } from './narrow.js';
 import { acceptsEvent } from './shape.js';
 import { fanOutMessage, type MessageFanout } from './messageFanout.js';
-import { eventJson, sharedEventJson } from '../http/bodyText.js';
+import { eventJson } from '../http/bodyText.js';
 
 export interface HubLimits {
   heartbeatSeconds: number;
@@ -55,7 +55,7 @@ export const badEventQueueId = (queueId: string) =>
  * Rough size of an event in the queue's byte budget (its JSON text plus the id). A message
  * object's JSON is made once per send and shape (see eventJson) and reused by poll answers.
  */
-const eventSize = (event: ServerEvent) => (event.type === 'message' ? sharedEventJson(event) : eventJson(event)).length + 12;
+const eventSize = (event: ServerEvent) => eventJson(event).length + 12;
 
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();

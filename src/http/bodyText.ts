@@ -1,7 +1,9 @@
 // JSON text of queued events. A message event reaches every recipient's queue with that
-// user's flags but one shared message object per client shape, so the message object's JSON
-// is produced once and reused for each queue's byte budget and each poll response that
-// carries it; a message event shared by many queues has its text made once. The text is exactly what JSON.stringify gives for the whole event.
+// user's flags but one shared message object per client shape (and one flags array per set
+// of flags), so the text of `{"type":"message","message":…,"flags":…` is made once per
+// message object and flags array, and each queue's copy adds its `"id"` (see
+// EventQueue.push, which copies message events with exactly those keys in that order). The
+// text is exactly what JSON.stringify gives for the whole event.
 
 /** JSON of message objects already serialized; they are not changed once published. */
 const messageJson = new WeakMap<object, string>();
@@ -17,36 +19,29 @@ function keyPrefix(key: string): string {
   return prefix;
 }
 
-/**
- * On an event in a queue: the event it was copied from, which every queue that got the same
- * message event shares (see EventQueue.push). The copy is that event plus its queue's `id`,
- * so its text is the shared event's text with `"id":N` added at the end.
- */
-export const QUEUED_FROM = Symbol('queuedFrom');
+/** `{"type":"message","message":…,"flags":…` by message object, then by flags array. */
+const messagePrefixes = new WeakMap<object, Map<unknown, string>>();
 
-/** JSON of shared message events, without the closing brace (see QUEUED_FROM). */
-const sharedPrefix = new WeakMap<object, string>();
-
-/**
- * The JSON text of a message event shared by many queues, made once. Only message events
- * are made once per send and never changed after (see actions/messages/delivery.ts).
- */
-export function sharedEventJson(event: Record<string, unknown>): string {
-  return sharedEventPrefix(event) + '}';
-}
-
-function sharedEventPrefix(event: Record<string, unknown>): string {
-  let prefix = sharedPrefix.get(event);
-  if (prefix === undefined) sharedPrefix.set(event, (prefix = plainEventJson(event).slice(0, -1)));
+function messageEventPrefix(message: object, flags: unknown): string {
+  let byFlags = messagePrefixes.get(message);
+  if (!byFlags) messagePrefixes.set(message, (byFlags = new Map()));
+  let prefix = byFlags.get(flags);
+  if (prefix === undefined) byFlags.set(flags, (prefix = plainEventJson({ type: 'message', message, flags }).slice(0, -1)));
   return prefix;
 }
 
+/**
+ * A message event without a local id: `{type, message, flags}`, or the copy of one in a queue
+ * (`id` last). Message events have only these keys (and `local_message_id`), in this order.
+ */
+const isPlainMessageEvent = (event: Record<string, unknown>): event is { type: 'message'; message: object; flags: unknown; id?: unknown } =>
+  event.type === 'message' && event.local_message_id === undefined && event.message !== null && typeof event.message === 'object';
+
 /** The JSON text of one event (an object with a `type`). */
 export function eventJson(event: Record<string, unknown>): string {
-  const from = (event as { [QUEUED_FROM]?: Record<string, unknown> })[QUEUED_FROM];
-  if (from !== undefined) {
-    const prefix = sharedEventPrefix(from);
-    return (prefix.length > 1 ? prefix + ',"id":' : '{"id":') + String(event.id) + '}';
+  if (isPlainMessageEvent(event)) {
+    const prefix = messageEventPrefix(event.message, event.flags);
+    return typeof event.id === 'number' ? prefix + ',"id":' + String(event.id) + '}' : event.id === undefined ? prefix + '}' : plainEventJson(event);
   }
   return plainEventJson(event);
 }

@@ -2,7 +2,7 @@
 // and no map entry behind; heartbeats and overflow follow the limits; per-queue shaping.
 import { describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../../src/events/hub.js';
-import type { QueueOptions } from '../../src/events/queue.js';
+import { EventQueue, type QueueOptions, type QueueSnapshot } from '../../src/events/queue.js';
 import { buildMessageFilter, normalizeNarrow } from '../../src/events/narrow.js';
 import { topicForQueue } from '../../src/events/shape.js';
 import type { ServerEvent } from '../../src/events/catalog/index.js';
@@ -209,6 +209,9 @@ describe('shared message events', () => {
       expect(bodyJson(body)).toBe(JSON.stringify(body));
     }
     expect(b.pending().map((e) => e.id)).toEqual([0, 1, 2]);
+    // A queue moved to another process (its snapshot through JSON) serializes the same.
+    const moved = EventQueue.restore(JSON.parse(JSON.stringify(b.snapshot())) as QueueSnapshot, null);
+    expect(bodyJson({ events: moved.pending() })).toBe(JSON.stringify({ events: b.pending() }));
     expect(JSON.parse(bodyJson({ events: a.pending() })).events).toEqual([{ ...(echo as object), id: 0 }]);
     // The byte budget counts the same text.
     expect(b.size.bytes).toBe(b.pending().reduce((n, e) => n + JSON.stringify(e).length - `,"id":${e.id}`.length + 12, 0));
