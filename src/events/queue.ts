@@ -89,9 +89,13 @@ export class EventQueue {
   /** The queue's shape class of message objects (see messageFanout.ts), once asked; -1 before. */
   messageShapeClass = -1;
 
+  /** The narrow's predicate on message events (opts.messageFilter), at hand likewise. */
+  readonly messageFilter: QueueOptions['messageFilter'];
+
   constructor(readonly opts: QueueOptions, id: string = randomUUID()) {
     this.id = id;
     this.takesMessages = opts.eventTypes === null || opts.eventTypes.has('message');
+    this.messageFilter = opts.messageFilter;
   }
 
   get userId() {

@@ -64,7 +64,7 @@ export const avatarUrlOptional = (h: CapabilityHolder) => hasCapability(h, 'user
 export function acceptsEvent(queue: EventQueue, event: ServerEvent): boolean {
   switch (event.type) {
     case 'message':
-      return queue.opts.messageFilter === null || queue.opts.messageFilter(event);
+      return queue.messageFilter === null || queue.messageFilter(event);
     case 'typing':
       return event.message_type !== 'stream' || wantsStreamTyping(queue);
     case 'update_display_settings':

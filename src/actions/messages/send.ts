@@ -7,6 +7,7 @@
 // wildcards add one flags row per user concerned.
 import { ApiError, badRequest } from '../../model/errors.js';
 import { claimAttachments } from '../files/attachments.js';
+import { CacheKey } from '../../realm/caches.js';
 import type { RealmActor } from '../../realm/actor.js';
 import type { Stream, User } from '../../model/types.js';
 import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../model/messageState.js';
@@ -88,11 +89,28 @@ async function startsTopic(actor: RealmActor, sender: User, stream: Stream, topi
   return !(await topicHasMessageIn(actor.sql, stream.id, topic, ranges));
 }
 
+/** Per channel: its active subscribers who are active users, as of the state's versions. */
+const activeSubscribers = new CacheKey('active subscribers', () => new Map<number, { subs: number; users: number; ids: readonly number[] }>());
+
+/**
+ * The active subscribers of a channel who are active users: a channel's every send needs them
+ * (its recipients), and a large channel's list is kept until a subscription or user changes.
+ */
+function activeSubscriberIds(actor: RealmActor, streamId: number): readonly number[] {
+  const { state } = actor;
+  const cache = actor.caches.get(activeSubscribers);
+  const known = cache.get(streamId);
+  if (known && known.subs === state.subscriptionsVersion && known.users === state.usersVersion) return known.ids;
+  const ids = state.subscriberIds(streamId).filter((id) => state.users.get(id)?.isActive);
+  cache.set(streamId, { subs: state.subscriptionsVersion, users: state.usersVersion, ids });
+  return ids;
+}
+
 interface Addressee {
   stream: Stream | null;
   topic: string;
   /** Active users who receive the message (subscribers, or the participants). */
-  recipientIds: number[];
+  recipientIds: readonly number[];
   conversation: { streamId: number } | { userIds: number[] };
 }
 
@@ -110,7 +128,7 @@ function resolveAddressee(actor: RealmActor, sender: User, input: SendInput): Ad
       checkCanSendToChannel(state, sender, stream);
       checkTopicAllowed(actor, sender, stream, topic);
     }
-    const recipientIds = state.subscriberIds(stream.id).filter((id) => state.users.get(id)?.isActive);
+    const recipientIds = activeSubscriberIds(actor, stream.id);
     return { stream, topic, recipientIds, conversation: { streamId: stream.id } };
   }
   const users = resolveDirectRecipients(actor, sender, parseDirectTargets(input.to));
