@@ -15,7 +15,7 @@ import { acceptsEvent } from '../src/events/shape.js';
 import { ApiError } from '../src/model/errors.js';
 import { shardName, shardOfUser } from './queueShards.js';
 import type { DeliverItem, DeliverOp, MessageFanoutWire, ShardBatch, ShardOp, ShardReply } from './shardOps.js';
-import { SHAPE_SENDER_HIDDEN, messageShape, type MessageFanout } from '../src/events/messageFanout.js';
+import { SHAPE_GRAVATAR, SHAPE_SENDER_HIDDEN, messageShape, type MessageFanout } from '../src/events/messageFanout.js';
 
 const NO_USERS: ReadonlySet<number> = new Set();
 
@@ -265,11 +265,19 @@ export class ShardedHub extends EventHub {
   override create(opts: QueueOptions): EventQueue {
     const channel = this.channelOf(opts.userId);
     const queue = super.create(opts, `s${channel.shard}-${randomUUID()}`);
+    this.noteShape(queue);
     channel.open.creates.push(queue.snapshot()!);
     const answer = channel.answer();
     answer.catch(() => undefined);
     this.creating.set(queue.id, answer);
     return queue;
+  }
+
+  /** Queues listed by the shards when the realm moved here (see attach). */
+  override importQueues(snapshots: Iterable<QueueSnapshot>): number {
+    const n = super.importQueues(snapshots);
+    for (const queue of this.allQueues()) this.noteShape(queue);
+    return n;
   }
 
   override async ready(queueId: string): Promise<void> {
@@ -292,8 +300,16 @@ export class ShardedHub extends EventHub {
     return super.discard(queueId);
   }
 
-  /** The message shapes the queues have (see messageShape), for the queues as they were at `version`. */
-  private shapeClasses: { version: number; emailReal: boolean; classes: Set<number> } | null = null;
+  /**
+   * The shapes of message objects (messageShape for a sender with a real email, nobody
+   * hidden) that queues here have had: a message goes to a shard in each of them. Never
+   * shrinks; a shape no queue has any more only costs the bytes of one object per batch.
+   */
+  private readonly shapeClasses = new Set<number>();
+
+  private noteShape(queue: EventQueue): void {
+    this.shapeClasses.add(messageShape(queue, { hidden: NO_USERS, senderEmailReal: true }));
+  }
 
   /**
    * A message goes to each shard once, for the shard's users that have queues, with the
@@ -319,19 +335,13 @@ export class ShardedHub extends EventHub {
       part.flags.push(f.flags[i]!);
     }
     if (!byChannel.size) return;
-    const classes = this.classesOfQueues(f.senderEmailReal);
-    const shapes = new Set(classes);
-    if (f.hidden.size) for (const c of classes) shapes.add(c | SHAPE_SENDER_HIDDEN);
+    const shapes = new Set<number>();
+    for (const c of this.shapeClasses) {
+      const shape = f.senderEmailReal ? c : c & ~SHAPE_GRAVATAR;
+      shapes.add(shape);
+      if (f.hidden.size) shapes.add(shape | SHAPE_SENDER_HIDDEN);
+    }
     for (const [channel, part] of byChannel) channel.open.addMessage(f, shapes, part.users, part.flags);
-  }
-
-  private classesOfQueues(emailReal: boolean): Set<number> {
-    const known = this.shapeClasses;
-    if (known && known.version === this.queuesVersion && known.emailReal === emailReal) return known.classes;
-    const classes = new Set<number>();
-    for (const queue of this.allQueues()) classes.add(messageShape(queue, { hidden: NO_USERS, senderEmailReal: emailReal }));
-    this.shapeClasses = { version: this.queuesVersion, emailReal, classes };
-    return classes;
   }
 
   protected override deliver(queue: EventQueue, event: ServerEvent): boolean {

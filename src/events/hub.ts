@@ -78,9 +78,6 @@ export class EventHub {
    */
   onQueueChange: ((queue: EventQueue, change: 'created' | 'event' | 'deleted') => void) | null = null;
 
-  /** Goes up whenever a queue is added or removed. */
-  protected queuesVersion = 0;
-
   constructor(private readonly limits: HubLimits) {}
 
   /** False where the queues' events and polls live in other processes (queue shards). */
@@ -104,7 +101,6 @@ export class EventHub {
   create(opts: QueueOptions, id?: string): EventQueue {
     const queue = new EventQueue(opts, id);
     this.queues.set(queue.id, queue);
-    this.queuesVersion++;
     let set = this.byUser.get(opts.userId);
     if (!set) this.byUser.set(opts.userId, (set = new Set()));
     set.add(queue);
@@ -141,7 +137,6 @@ export class EventHub {
   delete(queue: EventQueue): void {
     if (queue.parked) this.finishPoll(queue, []);
     this.queues.delete(queue.id);
-    this.queuesVersion++;
     this.allPublic.delete(queue);
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
@@ -427,8 +422,7 @@ export class EventHub {
       if (this.queues.has(snap.id)) continue;
       const queue = EventQueue.restore(snap, buildMessageFilter(snap.opts.narrow ?? []));
       this.queues.set(queue.id, queue);
-      this.queuesVersion++;
-      let set = this.byUser.get(queue.userId);
+        let set = this.byUser.get(queue.userId);
       if (!set) this.byUser.set(queue.userId, (set = new Set()));
       set.add(queue);
       n++;

@@ -42,7 +42,7 @@ export function messageShape(queue: EventQueue, f: Pick<MessageFanout, 'hidden' 
 }
 
 /** The shape bits a queue's options give (SHAPE_GRAVATAR for client_gravatar, whatever the sender). */
-export function queueShapeClass(queue: EventQueue): number {
+function queueShapeClass(queue: EventQueue): number {
   return (
     (queue.opts.applyMarkdown ? SHAPE_MARKDOWN : 0) |
     (queue.opts.clientGravatar ? SHAPE_GRAVATAR : 0) |
