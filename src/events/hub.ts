@@ -422,7 +422,7 @@ export class EventHub {
       if (this.queues.has(snap.id)) continue;
       const queue = EventQueue.restore(snap, buildMessageFilter(snap.opts.narrow ?? []));
       this.queues.set(queue.id, queue);
-        let set = this.byUser.get(queue.userId);
+      let set = this.byUser.get(queue.userId);
       if (!set) this.byUser.set(queue.userId, (set = new Set()));
       set.add(queue);
       n++;

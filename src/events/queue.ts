@@ -69,7 +69,13 @@ export interface ParkedPoll {
 
 export class EventQueue {
   readonly id: string;
-  private buffer: QueuedEvent[] = [];
+  /**
+   * The queued events, without their ids: ids are consecutive, so `buffer[i]` has id
+   * `nextEventId - buffer.length + i`. A message event is kept as published (one object
+   * shared by the queues that get it) and gets its id when the queue is read: under load a
+   * queued event may wait seconds, and a copy per queue made at push would live that long.
+   */
+  private buffer: ServerEvent[] = [];
   private sizes: number[] = [];
   private bytes = 0;
   private nextEventId = 0;
@@ -118,18 +124,9 @@ export class EventQueue {
 
   /** Adds an event; returns false when the queue passed its bounds and must be dropped. */
   push(event: ServerEvent, size: number, limits: { maxEvents: number; maxBytes: number }): boolean {
-    const id = this.nextEventId++;
-    // Message events, thousands per send, are copied field by field (a spread is several
-    // times slower); they have these keys in this order (catalog/messages.ts), which their
-    // JSON relies on (see eventJson).
-    const queued = (
-      event.type !== 'message'
-        ? { ...event, id }
-        : event.local_message_id === undefined
-          ? { type: event.type, message: event.message, flags: event.flags, id }
-          : { type: event.type, message: event.message, flags: event.flags, local_message_id: event.local_message_id, id }
-    ) as QueuedEvent;
-    this.buffer.push(queued);
+    this.nextEventId++;
+    // Other events are copied, as their publisher may reuse the object.
+    this.buffer.push(event.type === 'message' ? event : { ...event });
     this.sizes.push(size);
     this.bytes += size;
     return this.buffer.length <= limits.maxEvents && this.bytes <= limits.maxBytes;
@@ -144,10 +141,11 @@ export class EventQueue {
     if (this.newestPrunedId !== null && lastEventId < this.newestPrunedId) {
       return `An event newer than ${lastEventId} has already been pruned!`;
     }
+    const firstId = this.nextEventId - this.buffer.length;
     let dropped = 0;
-    while (dropped < this.buffer.length && this.buffer[dropped]!.id <= lastEventId) {
+    while (dropped < this.buffer.length && firstId + dropped <= lastEventId) {
       this.bytes -= this.sizes[dropped]!;
-      this.newestPrunedId = this.buffer[dropped]!.id;
+      this.newestPrunedId = firstId + dropped;
       dropped++;
     }
     if (dropped) {
@@ -160,8 +158,12 @@ export class EventQueue {
     return null;
   }
 
+  /** The queued events with their ids. */
   pending(): QueuedEvent[] {
-    return this.buffer.slice();
+    const out: QueuedEvent[] = new Array(this.buffer.length);
+    const firstId = this.nextEventId - this.buffer.length;
+    for (let i = 0; i < out.length; i++) out[i] = withId(this.buffer[i]!, firstId + i);
+    return out;
   }
 
   get hasPending(): boolean {
@@ -184,7 +186,7 @@ export class EventQueue {
       nextEventId: this.nextEventId,
       newestPrunedId: this.newestPrunedId,
       lastConnection: this.lastConnection,
-      events: this.buffer.slice(),
+      events: this.pending(),
       sizes: this.sizes.slice(),
       server: THIS_SERVER,
     };
@@ -194,7 +196,8 @@ export class EventQueue {
   static restore(snap: QueueSnapshot, messageFilter: QueueOptions['messageFilter']): EventQueue {
     const { eventTypes, ...rest } = snap.opts;
     const queue = new EventQueue({ ...rest, eventTypes: eventTypes ? new Set(eventTypes) : null, messageFilter }, snap.id);
-    queue.buffer = snap.events.slice();
+    // A queue's events have consecutive ids ending at its last: they are made again from there.
+    queue.buffer = snap.events.map(({ id: _id, ...event }) => event as ServerEvent);
     queue.sizes = snap.sizes.length === snap.events.length ? snap.sizes.slice() : snap.events.map((e) => JSON.stringify(e).length + 12);
     queue.bytes = queue.sizes.reduce((a, b) => a + b, 0);
     queue.nextEventId = snap.nextEventId;
@@ -206,4 +209,18 @@ export class EventQueue {
   expired(now: number): boolean {
     return this.parked === null && now - this.lastConnection >= this.opts.lifespanSeconds * 1000;
   }
+}
+
+/**
+ * A queued event as a client gets it, with its id last. A message event is copied field by
+ * field (a spread is several times slower; thousands are read per send), in the key order of
+ * catalog/messages.ts, which their JSON relies on (see eventJson).
+ */
+function withId(event: ServerEvent, id: number): QueuedEvent {
+  if (event.type !== 'message') return { ...event, id } as QueuedEvent;
+  return (
+    event.local_message_id === undefined
+      ? { type: event.type, message: event.message, flags: event.flags, id }
+      : { type: event.type, message: event.message, flags: event.flags, local_message_id: event.local_message_id, id }
+  ) as QueuedEvent;
 }
