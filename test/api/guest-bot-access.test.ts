@@ -81,8 +81,13 @@ describe('bots of users out of a limited guest’s sight', () => {
     expect(again.find((m) => m.id === hers)).toMatchObject({ sender_full_name: 'Unknown user' });
   });
 
-  it('may be written to directly by the guest', async () => {
+  it('may be written to and mentioned by the guest', async () => {
     await sendDirect(guest, [early.id], 'hello bot');
+    // A mention of the bot is rendered; one of its hidden owner stays plain text.
+    const mentioned = await sendToChannel(guest, 'lobby', 'bots', '@**Early Bot** and @**Mona Member**');
+    const content = expectSuccess(await guest.get(`/messages/${mentioned}`)).message.content as string;
+    expect(content).toContain(`data-user-id="${early.id}"`);
+    expect(content).not.toContain(`data-user-id="${mona.userId}"`);
     // The bot's owner is still out of reach.
     expectError(
       await guest.post('/messages', { type: 'direct', to: JSON.stringify([mona.userId]), content: 'x' }),
