@@ -208,6 +208,8 @@ export class ShardedHub extends EventHub {
   closed = false;
   private quiet = false;
   private readonly channels: Channel[] = [];
+  /** Each user's shard (see shardOfUser), kept once hashed. */
+  private readonly userShards = new Map<number, number>();
   private readonly creating = new Map<string, Promise<ShardReply>>();
   private readonly syncTimer: NodeJS.Timeout;
 
@@ -228,8 +230,14 @@ export class ShardedHub extends EventHub {
     return false;
   }
 
+  private shardOf(userId: number): number {
+    let k = this.userShards.get(userId);
+    if (k === undefined) this.userShards.set(userId, (k = shardOfUser(userId, this.o.shards)));
+    return k;
+  }
+
   private channelOf(userId: number): Channel {
-    return this.channels[shardOfUser(userId, this.o.shards)]!;
+    return this.channels[this.shardOf(userId)]!;
   }
 
   /** The channel of a queue's shard, read from its id (`s<k>-…`, see create): no hash per event. */
@@ -319,29 +327,29 @@ export class ShardedHub extends EventHub {
   override publishMessage(f: MessageFanout, skip?: ReadonlySet<string>): void {
     this.published++;
     if (skip?.size) throw new Error('a sharded hub does not skip queues of its own');
-    const byChannel = new Map<Channel, { users: number[]; flags: number[] }>();
+    const parts: ({ users: number[]; flags: number[] } | undefined)[] = [];
+    let any = false;
     for (let i = 0; i < f.users.length; i++) {
       const userId = f.users[i]!;
-      let first: EventQueue | undefined;
-      for (const queue of this.queuesOf(userId)) {
-        first = queue;
-        break;
-      }
-      if (!first) continue;
-      const channel = this.channelOfQueue(first);
-      let part = byChannel.get(channel);
-      if (!part) byChannel.set(channel, (part = { users: [], flags: [] }));
+      if (!this.hasQueues(userId)) continue;
+      const k = this.shardOf(userId);
+      let part = parts[k];
+      if (!part) parts[k] = part = { users: [], flags: [] };
       part.users.push(userId);
       part.flags.push(f.flags[i]!);
+      any = true;
     }
-    if (!byChannel.size) return;
+    if (!any) return;
     const shapes = new Set<number>();
     for (const c of this.shapeClasses) {
       const shape = f.senderEmailReal ? c : c & ~SHAPE_GRAVATAR;
       shapes.add(shape);
       if (f.hidden.size) shapes.add(shape | SHAPE_SENDER_HIDDEN);
     }
-    for (const [channel, part] of byChannel) channel.open.addMessage(f, shapes, part.users, part.flags);
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k];
+      if (part) this.channels[k]!.open.addMessage(f, shapes, part.users, part.flags);
+    }
   }
 
   protected override deliver(queue: EventQueue, event: ServerEvent): boolean {

@@ -172,7 +172,13 @@ function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: 
   }
   if (readBySender) add(sender.id, Flag.READ);
   // A recipient who muted the sender receives the message already read (Zulip's muted senders).
-  for (const id of bits.keys()) if (id !== sender.id && state.mutedUsers.get(id)?.has(sender.id)) add(id, Flag.READ);
+  // Whichever is fewer is walked: the users who muted someone, or the recipients.
+  const muting = state.mutedUsers;
+  if (muting.size < bits.size) {
+    for (const [id, muted] of muting) if (id !== sender.id && muted.has(sender.id)) add(id, Flag.READ);
+  } else {
+    for (const id of bits.keys()) if (id !== sender.id && muting.get(id)?.has(sender.id)) add(id, Flag.READ);
+  }
   return bits;
 }
 
@@ -190,8 +196,10 @@ async function topicPolicies(actor: RealmActor, sender: User, a: Addressee, rend
     const policy = policyForSend(sender, muted, cur, initiated);
     if (policy !== null) out.push({ userId: sender.id, streamId: stream.id, topicName: a.topic, visibilityPolicy: policy, lastUpdated: now });
   }
-  const receiving = new Set(a.recipientIds);
+  // Made only for a message that mentions someone: a large channel's recipients are thousands.
+  let receiving: Set<number> | undefined;
   for (const id of new Set(rendered.mentionedUserIds)) {
+    receiving ??= new Set(a.recipientIds);
     const u = state.users.get(id);
     if (!u || u.isBot || !receiving.has(id) || !followsWhereMentioned(u) || out.some((t) => t.userId === id)) continue;
     const cur = current(id);
