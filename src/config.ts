@@ -32,6 +32,10 @@ const envSchema = z.object({
   JOB_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   RENDER_THREADS: z.coerce.number().int().min(1).optional(),
   RENDER_BUDGET_MS: z.coerce.number().int().positive().default(2000),
+  /** POST /streams/{id}/delete_topic: messages deleted per batch (Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE). */
+  DELETE_TOPIC_BATCH_SIZE: z.coerce.number().int().positive().default(100),
+  /** POST /streams/{id}/delete_topic: after this long it answers `complete: false` (Zulip: 50 s). */
+  DELETE_TOPIC_TIME_BUDGET_MS: z.coerce.number().int().positive().default(50_000),
   WEB_PUBLIC_STREAMS_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   DEMO_REALM: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Outgoing webhook bots may call loopback, private and link-local addresses (off: only public ones). */

@@ -32,7 +32,13 @@ export class WorkerServer {
     return k === null ? this.gate.handle(req) : this.shards!.host.handle(req, k);
   }
 
+  /**
+   * The front will not pass the answer on: its client left, or it stopped waiting (its
+   * request timeout). The request is marked first, so that one still waiting to reach its
+   * realm (being loaded here) learns of it when it gets there.
+   */
   private cancel(req: ApiRequest): void {
+    req.cancelled = true;
     const k = this.shards ? shardOfRequest(req, this.shards.count) : null;
     if (k === null) this.gate.cancel(req);
     else this.shards!.host.cancel(req, k);

@@ -126,7 +126,19 @@ export class WorkerRequestHandler implements RequestHandler {
     return user ? rateLimitHeaders(verdict) : undefined;
   }
 
+  /** Requests being handled, by id: a cancel marks them (see ApiRequest.cancelled). */
+  private readonly running = new Map<string, ApiRequest>();
+
   async handle(req: ApiRequest): Promise<HandlerOutcome> {
+    this.running.set(req.id, req);
+    try {
+      return await this.handleRequest(req);
+    } finally {
+      if (this.running.get(req.id) === req) this.running.delete(req.id);
+    }
+  }
+
+  private async handleRequest(req: ApiRequest): Promise<HandlerOutcome> {
     let user: User | null = null;
     let route: string | undefined;
     let limitHeaders: Record<string, string> | undefined;
@@ -227,8 +239,14 @@ export class WorkerRequestHandler implements RequestHandler {
     }
   }
 
-  /** The client left: its parked poll ends, and a register in progress drops its queue. */
+  /**
+   * The client left: its parked poll ends, and a register in progress drops its queue. A
+   * register that has not begun yet (its realm still loading, its caller still being
+   * authenticated) sees the mark on its request and makes no queue.
+   */
   cancel(requestId: string, subdomain: string): void {
+    const req = this.running.get(requestId);
+    if (req) req.cancelled = true;
     const events = this.registry.activeBySubdomain(subdomain)?.events;
     if (!events) return;
     events.cancelPoll(requestId);

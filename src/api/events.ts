@@ -17,7 +17,7 @@ export const eventEndpoints = [
     params: registerParams,
     async handler({ actor, user, args, req }) {
       if (!user) return registerSpectator(actor, args);
-      return registerQueue(actor, user, withDefaults(args), req.userAgent ?? '', req.id, queueAccess(req, user.id));
+      return registerQueue(actor, user, withDefaults(args), req.userAgent ?? '', req, queueAccess(req, user.id));
     },
   }),
   endpoint({
@@ -35,7 +35,7 @@ export const eventEndpoints = [
         // Zulip lets a non-blocking poll without a queue register one (with the register
         // parameters); its answer names the new queue.
         if (!args.dont_block) throw badRequest("Missing 'queue_id' argument");
-        const registered = await registerQueue(actor, user, withDefaults({ ...args, fetch_event_types: [] }), req.userAgent ?? '', req.id, queueAccess(req, user.id));
+        const registered = await registerQueue(actor, user, withDefaults({ ...args, fetch_event_types: [] }), req.userAgent ?? '', req, queueAccess(req, user.id));
         return { queue_id: registered.queue_id, events: [] };
       }
       const queue = actor.events.get(args.queue_id, user.id);

@@ -37,6 +37,12 @@ export interface ApiRequest {
   /** The Origin and Host headers, for the CSRF origin check of `/json` requests. */
   origin?: string;
   host?: string;
+  /**
+   * Set once nobody will read the answer: the client left, or (in a cluster) the front gave up
+   * waiting. Work that would leave state behind for the answer (a register's queue) checks it,
+   * since the news may come before that work has begun.
+   */
+  cancelled?: boolean;
 }
 
 /** A file part of a request, stored by the front before the request reaches the worker. */
@@ -99,7 +105,7 @@ export type HandlerOutcome = { kind: 'response'; res: ApiResponse } | { kind: 'n
 
 export interface Router {
   dispatch(req: ApiRequest): Promise<ApiResponse>;
-  /** The client went away: a parked long-poll for this request is released. */
+  /** The client went away: a parked long-poll for this request is released, a register drops its queue. */
   cancel(requestId: string, subdomain: string): void;
   close(): Promise<void>;
 }

@@ -1,8 +1,9 @@
 // Who receives events about a user. Zulip limits which users a guest can see when the realm's
-// can_access_all_users_group is role:members: such a guest sees itself, its bots, the users it
+// can_access_all_users_group is role:members: such a guest sees itself, every bot, the users it
 // shares a channel with and the users it has direct messages with (1:1 or group; Zulip's
-// check_can_access_user and get_accessible_user_ids). Events about a user go only to those
-// who can see that user.
+// check_can_access_user and get_accessible_user_ids). Bots are never hidden (Zulip's
+// user_access_restricted_in_realm is false for a bot), so events about a bot go to everyone;
+// events about a human go only to those who can see that user.
 import type { RealmState } from '../model/realmState.js';
 import { Role, type User } from '../model/types.js';
 import { hasRealmPermission, realmGroupSetting } from './realmSettings.js';
@@ -30,8 +31,7 @@ function sharesChannel(state: RealmState, a: User, b: User): boolean {
 
 /** Whether `viewer` may see `target` (its profile, presence, changes). */
 export function canAccessUser(state: RealmState, viewer: User, target: User): boolean {
-  if (viewer.id === target.id || canAccessAllUsers(state, viewer)) return true;
-  if (target.isBot && target.botOwnerId === viewer.id) return true;
+  if (viewer.id === target.id || target.isBot || canAccessAllUsers(state, viewer)) return true;
   return state.messaging.areDirectPartners(viewer.id, target.id) || sharesChannel(state, viewer, target);
 }
 

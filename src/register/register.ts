@@ -2,6 +2,7 @@
 // event can fall between the snapshot and the queue. A register that fails after making the
 // queue, or whose client leaves before the answer, drops the queue: its client never learns
 // the id, and the queue would only count against limits and take events until it expired.
+// In a cluster the front's giving up (504) counts as the client leaving.
 import { badRequest, requestCancelled } from '../model/errors.js';
 import type { RealmActor } from '../realm/actor.js';
 import { Role, type User } from '../model/types.js';
@@ -14,8 +15,15 @@ import type { NarrowTerm } from '../model/narrow.js';
 
 
 
+/** The request a register answers: its id, and whether nobody will read the answer any more. */
+export interface RegisterRequest {
+  id: string;
+  cancelled?: boolean;
+}
+
 /**
- * `requestId`: the request's id, by which the hub learns that its client left (EventHub.abandonRegister).
+ * `request`: by its id the hub learns that its client left once the register has begun
+ * (EventHub.abandonRegister); its `cancelled` mark tells of a client that left before.
  * `access`: what the queue keeps of the caller's credential (auth/queueCredential.ts).
  */
 export async function registerQueue(
@@ -23,13 +31,26 @@ export async function registerQueue(
   user: User,
   args: RegisterArgs,
   clientName: string,
-  requestId: string,
+  request: RegisterRequest,
   access: { credential?: string; csrf?: string } = {},
 ) {
+  const requestId = request.id;
   const progress = actor.events.beginRegister(requestId);
+  // Gone while the realm loaded or the caller was authenticated: no queue is made.
+  if (request.cancelled) progress.abandoned = true;
   try {
-    return await createQueueWithState(actor, user, args, clientName, access, progress);
+    const registered = await createQueueWithState(actor, user, args, clientName, access, progress);
+    if (request.cancelled && !progress.abandoned) {
+      // Marked without the hub hearing of it: drop the queue as abandonRegister would.
+      actor.events.discard(registered.queue_id);
+      actor.services.log.info({ reqId: requestId, queueId: registered.queue_id }, 'client left before its register was answered: queue dropped');
+      throw requestCancelled();
+    }
+    return registered;
   } catch (err) {
+    if (progress.queueId === null && progress.abandoned) {
+      actor.services.log.info({ reqId: requestId }, 'client left before its register made a queue: none made');
+    }
     // (A queue whose client left was dropped then; one whose shard failed is gone already.)
     if (progress.queueId !== null && !progress.abandoned && actor.events.discard(progress.queueId)) {
       actor.services.log.info({ reqId: requestId, queueId: progress.queueId }, 'register failed after making its queue: queue dropped');

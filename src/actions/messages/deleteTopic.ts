@@ -1,7 +1,10 @@
 // POST /streams/{stream_id}/delete_topic (Zulip's delete_in_topic): deletes the messages of a
 // topic that the caller can read, newest first, in batches that each commit on their own, so
 // a topic too large for one request still loses part of its messages; `complete` says
-// whether none are left. Each batch is a turn in the mailbox, so sends go on in between.
+// whether none are left. Once the time budget is spent the request answers `complete: false`
+// (Zulip feature level 211) and the client repeats it for the rest. Each batch is a turn in the
+// mailbox, so sends go on in between. Batch size and budget are DELETE_TOPIC_BATCH_SIZE and
+// DELETE_TOPIC_TIME_BUDGET_MS.
 import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import type { MessageRecord } from '../../model/messageState.js';
@@ -17,13 +20,8 @@ import { channelForContent } from '../channels/channels.js';
 import { publishDeletion, refreshFirstMessageId } from './delete.js';
 import { refreshTopic } from './modify.js';
 
-/** Messages per batch (Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE). */
-export const DELETE_TOPIC_BATCH = 100;
-/** After this long the request answers `complete: false`; the client repeats it for the rest. */
-export const DELETE_TOPIC_TIME_BUDGET_MS = 50_000;
-
-/** One batch: deletes up to DELETE_TOPIC_BATCH readable messages; says how many it found and deleted. */
-function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: string): Promise<{ found: number; deleted: number }> {
+/** One batch: deletes up to `batchSize` readable messages; says how many it found and deleted. */
+function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: string, batchSize: number): Promise<{ found: number; deleted: number }> {
   return actor.exclusive(async () => {
     const current = actingUser(actor.state, user);
     const stream = channelForContent(actor.state, current, streamId, true);
@@ -36,7 +34,7 @@ function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: str
       sql,
       current.id,
       sql`m.realm_id = ${actor.realm.id} AND m.stream_id = ${stream.id} AND lower(m.topic) = lower(${topic}) AND ${readableSql(sql, viewerScope(reader))}`,
-      { order: 'desc', limit: DELETE_TOPIC_BATCH, search: null },
+      { order: 'desc', limit: batchSize, search: null },
     );
     const messages: MessageRecord[] = rows.filter((r) => canReadMessage(actor.state, reader, r.message, r.flags)).map((r) => r.message);
     if (messages.length === 0) return { found: rows.length, deleted: 0 };
@@ -58,12 +56,14 @@ function deleteBatch(actor: RealmActor, user: User, streamId: number, topic: str
   });
 }
 
-export async function deleteTopic(actor: RealmActor, user: User, streamId: number, topicName: string, now = () => Date.now()): Promise<{ complete: boolean }> {
+export async function deleteTopic(actor: RealmActor, user: User, streamId: number, topicName: string, now = () => performance.now()): Promise<{ complete: boolean }> {
   const topic = topicFromClient(topicName);
-  const deadline = now() + DELETE_TOPIC_TIME_BUDGET_MS;
+  const { DELETE_TOPIC_BATCH_SIZE: batchSize, DELETE_TOPIC_TIME_BUDGET_MS: budget } = actor.services.config;
+  const deadline = now() + budget;
   for (;;) {
+    // At least one batch per request, so that repeating it always gets further.
+    const { found, deleted } = await deleteBatch(actor, user, streamId, topic, batchSize);
+    if (found < batchSize || deleted === 0) return { complete: true };
     if (now() >= deadline) return { complete: false };
-    const { found, deleted } = await deleteBatch(actor, user, streamId, topic);
-    if (found < DELETE_TOPIC_BATCH || deleted === 0) return { complete: true };
   }
 }
