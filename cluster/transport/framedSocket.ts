@@ -86,13 +86,21 @@ export class FramedSocket extends EventEmitter {
     this.emit('congested');
   }
 
+  /**
+   * The kernel took what it had: every frame that waited is handed over at once, corked, so
+   * that they leave in one system call rather than one each (a busy peer leaves many waiting);
+   * the socket keeps what the kernel cannot take yet, and stays congested until it drains.
+   */
   private flushWaiting(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
     this.blocked = false;
-    while (this.waiting.length && !this.blocked) {
-      const bytes = this.waiting.shift()!;
-      if (!this.socket.write(bytes)) this.block();
-    }
-    if (!this.blocked) this.emit('drained');
+    let full = false;
+    this.socket.cork();
+    for (const piece of waiting) if (!this.socket.write(piece)) full = true;
+    this.socket.uncork();
+    if (full) this.block();
+    else this.emit('drained');
   }
 
   close(): void {
