@@ -1,11 +1,12 @@
 // RenderPool: renders on piscina worker threads with a time budget per task.
 //
 // Renders requested in the same turn of the event loop are sent as one task
-// (a task costs ~0.1–0.2 ms of overhead). The pool keeps at most one task per
-// thread in flight, so a task's budget measures its running time rather than
-// time spent queued. When the budget runs out the task's AbortSignal fires;
-// piscina then terminates the thread (the only way to stop a runaway regex)
-// and starts a fresh one. A batch that timed out is retried one message per
+// (a task costs ~0.1–0.2 ms of overhead). The pool keeps at most two tasks per
+// thread in flight (one running, one ready behind it); a task's budget measures
+// its running time, from when its thread starts it, not time spent queued.
+// When the budget runs out the task's AbortSignal fires; piscina then
+// terminates the thread (the only way to stop a runaway regex) and starts a
+// fresh one. A batch that timed out is retried one message per
 // task so only the message at fault fails, with RenderTimeoutError.
 
 import { availableParallelism } from 'node:os';
@@ -56,6 +57,15 @@ interface Batch {
 
 /** Longest a task may wait for a (re)starting thread before it counts as failed. */
 const STARTUP_GRACE_MS = 30_000;
+
+/**
+ * Tasks handed to piscina per thread: one running and one waiting behind it, so that a thread
+ * does not sit idle while its last result travels back to a busy main thread and the next
+ * batch travels out. A waiting task is not charged for its wait: its budget starts when its
+ * thread starts it (see StartSlot). More than two only splits the same renders into smaller
+ * batches.
+ */
+const TASKS_PER_THREAD = 2;
 
 /** Start-time slots shared with the threads; tasks beyond this many at once get a buffer of their own. */
 const START_SLOTS = 64;
@@ -188,7 +198,7 @@ export class RenderPool {
   }
 
   private enqueue(batch: Batch): void {
-    if (this.inFlight < this.threads) {
+    if (this.inFlight < this.threads * TASKS_PER_THREAD) {
       void this.dispatch(batch);
       return;
     }
@@ -232,7 +242,7 @@ export class RenderPool {
   }
 
   private pump(): void {
-    while (!this.closed && this.inFlight < this.threads && this.waiting.length > 0) {
+    while (!this.closed && this.inFlight < this.threads * TASKS_PER_THREAD && this.waiting.length > 0) {
       void this.dispatch(this.waiting.shift()!);
     }
   }

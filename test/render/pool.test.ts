@@ -86,6 +86,25 @@ describe('RenderPool', () => {
     expect(outcomes[2]).toMatchObject({ status: 'fulfilled', value: { html: '<p>innocent two</p>' } });
   });
 
+  test('a task waiting behind a runaway one on the same thread is not charged for the wait', async () => {
+    const single = RenderPool.start({ threads: 1, budgetMs: BUDGET_MS });
+    try {
+      await single.render('warm up', plain);
+      const runaway = single.render(EVIL, catastrophic).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      // A later turn: a task of its own, handed to the thread's queue while the runaway runs.
+      await new Promise((resolve) => setImmediate(resolve));
+      const behind = single.render('waiting behind', plain);
+      expect(await runaway).toBeInstanceOf(RenderTimeoutError);
+      expect((await behind).html).toBe('<p>waiting behind</p>');
+      expect(single.stats().timeouts).toBe(1);
+    } finally {
+      await single.close();
+    }
+  });
+
   test('search highlighting runs in the pool too', async () => {
     expect(await pool.highlightMany([{ html: '<p>find me</p>', terms: ['find'] }])).toEqual([
       '<p><span class="highlight">find</span> me</p>',
