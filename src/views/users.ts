@@ -157,6 +157,9 @@ export const INACCESSIBLE_USER_NAME = 'Unknown user';
 /** Zulip's avatar for such a user (get_avatar_for_inaccessible_user). */
 export const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
 
+/** Zulip's join date for such a user: the Unix epoch, as Python's isoformat writes it. */
+export const INACCESSIBLE_USER_DATE_JOINED = '1970-01-01T00:00:00+00:00';
+
 /** The placeholder address `user{id}@{realm host}` of a user. */
 export function placeholderEmail(config: Config, realm: RealmRecord, userId: number): string {
   return `user${userId}@${fakeEmailDomain(config, realm)}`;
@@ -179,7 +182,7 @@ export function inaccessibleUserView(config: Config, realm: RealmRecord, userId:
     full_name: INACCESSIBLE_USER_NAME,
     timezone: '',
     is_active: true,
-    date_joined: isoTimestamp(new Date()),
+    date_joined: INACCESSIBLE_USER_DATE_JOINED,
     delivery_email: null,
     avatar_url: INACCESSIBLE_USER_AVATAR,
     profile_data: {},
