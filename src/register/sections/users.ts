@@ -4,7 +4,8 @@ import type { Config } from '../../config.js';
 import type { RealmActor } from '../../realm/actor.js';
 import { CacheKey } from '../../realm/caches.js';
 import { Role, type RealmRecord, type User } from '../../model/types.js';
-import { apiEmail, avatarUrl, registerUserJson } from '../../views/users.js';
+import { apiEmail, avatarUrl, inaccessibleUserView, registerUserJson } from '../../views/users.js';
+import { hasCapability } from '../../events/shape.js';
 import { profileDataFor } from '../../views/profileFields.js';
 import { JsonBytes, JsonText } from '../../http/jsonText.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
@@ -154,12 +155,18 @@ export function realmUserSection(actor: RealmActor, user: User, args: RegisterAr
     };
   } else {
     // A guest who sees only some users: its lists are its own, made from per-user text.
+    // Clients without `user_list_incomplete` expect every user listed: those out of sight
+    // (active or not) are listed among the active as Zulip's "Unknown user" placeholder.
+    const placeholders = !hasCapability(args, 'user_list_incomplete');
     const active: string[] = [];
     const inactive: string[] = [];
     const ids = [...state.users.keys()].sort((a, b) => a - b);
     for (const id of ids) {
       const u = state.users.get(id)!;
-      if (!canAccessUser(state, user, u)) continue;
+      if (!canAccessUser(state, user, u)) {
+        if (placeholders) active.push(JSON.stringify(inaccessibleUserView(config, actor.realm, id)));
+        continue;
+      }
       const values = state.profileValues.get(id);
       const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
       (u.isActive ? active : inactive).push(registerUserJson(config, actor.realm, user, u, args.client_gravatar, profileData));
