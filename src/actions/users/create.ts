@@ -9,6 +9,7 @@ import { ROLES, Role, type User, type UserSettings } from '../../model/types.js'
 import { newUserSettings } from '../../permissions/realmDefaults.js';
 import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 import { formatUser } from '../../views/users.js';
+import { publishPlaceholderAdd } from './sight.js';
 import { realmUserAddEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
 import { isDirectSystemMember } from '../../views/groups.js';
 
@@ -88,6 +89,12 @@ export function announceUser(actor: RealmActor, user: User): void {
     (queue) => realmUserAddEvent(formatUser(config, actor.realm, actor.user(queue.userId) ?? null, user, { clientGravatar: queue.opts.clientGravatar })),
     viewers,
   );
+  // Those who may not see the new user learn of an "Unknown user" in its place, as in Zulip's
+  // notify_created_user. Bots are seen by everyone.
+  if (!user.isBot) {
+    const seeing = new Set(viewers);
+    publishPlaceholderAdd(actor, user.id, actor.state.activeUsers().filter((u) => !seeing.has(u.id)).map((u) => u.id));
+  }
   // Clients keep system group membership: the new user joins its role's groups (as Zulip's
   // do_create_user tells everyone).
   const everyone = actor.state.activeUsers().map((u) => u.id);

@@ -9,8 +9,9 @@ import type { RealmActor } from '../../realm/actor.js';
 import type { User } from '../../model/types.js';
 import type { Conversation } from '../../model/messageState.js';
 import { canAccessAllUsers, canAccessUser } from '../../permissions/userAccess.js';
-import { formatUser } from '../../views/users.js';
+import { formatUser, inaccessibleUserView } from '../../views/users.js';
 import { realmUserAddEvent } from '../../events/catalog/index.js';
+import { hasCapability } from '../../events/shape.js';
 import { publishRealmUserRemove } from './events.js';
 
 /** What viewers who may not see everyone see of some users (all of them unless narrowed). */
@@ -52,6 +53,20 @@ export function publishSightChanges(actor: RealmActor, before: Sight): void {
       }
     }
   }
+}
+
+/**
+ * A `realm_user` add of Zulip's "Unknown user" placeholder for `userId`, to these viewers who
+ * may not see that user. Zulip marks the event `inaccessible_user` between its server and its
+ * event queues, which drop the mark before the client sees the event and withhold the event
+ * from clients registered with `user_list_incomplete` (they list no users out of sight): so
+ * only clients without that capability get it, and it carries no extra field.
+ */
+export function publishPlaceholderAdd(actor: RealmActor, userId: number, viewerIds: readonly number[]): void {
+  if (viewerIds.length === 0) return;
+  const person = inaccessibleUserView(actor.services.config, actor.realm, userId);
+  const event = realmUserAddEvent(person);
+  actor.events.publish((queue) => (hasCapability(queue, 'user_list_incomplete') ? null : event), viewerIds);
 }
 
 /**
