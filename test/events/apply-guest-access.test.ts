@@ -4,7 +4,10 @@
 // and of users it does not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../helpers/client.js';
-import { closeWatchers, newOrganization, ok, openWatchers, systemGroups, verify, Watcher, type Outcome } from './support.js';
+import { closeWatchers, MODERN_CAPABILITIES, MODERN_REGISTER, newOrganization, ok, openWatchers, systemGroups, verify, Watcher, type Outcome } from './support.js';
+
+/** A client that lists every user (without `user_list_incomplete`): users out of sight are placeholders. */
+const LISTING_EVERYONE = { ...MODERN_REGISTER, client_capabilities: { ...MODERN_CAPABILITIES, user_list_incomplete: false } };
 
 let subdomain: string;
 let owner: Client;
@@ -14,7 +17,9 @@ let guest: Client;
 let dan: Client;
 let gina: Client;
 let guestWatcher: Watcher;
+let listingWatcher: Watcher;
 let all: Watcher[];
+let doraId: number;
 
 const subscribe = (c: Client, name: string, principals: (number | undefined)[]) =>
   c.post('/users/me/subscriptions', { subscriptions: [{ name }], principals });
@@ -27,14 +32,35 @@ beforeAll(async () => {
   ok(await subscribe(owner, 'members only', [owner.userId, bob.userId, carol.userId]));
   all = await openWatchers({ guest, owner, bob });
   guestWatcher = all[0]!;
+  listingWatcher = await Watcher.open(guest, 'guest listing everyone', LISTING_EVERYONE);
+  all.push(listingWatcher);
 });
 
 afterAll(() => closeWatchers(all));
 
 describe('a guest with limited access to users', () => {
-  it('does not hear of a new user it cannot see', async () => {
+  it('hears of a new user it cannot see as "Unknown user", unless its client lists only users in sight', async () => {
     const { outcomes } = await verify(all, async () => ok(await owner.post('/users', { email: `dora@${subdomain}.test`, password: 'dora-password-1', full_name: 'Dora New' })));
-    expect(outcomes.get(guestWatcher)!.events.filter((e) => e.type === 'realm_user')).toEqual([]);
+    const adds = (w: Watcher) => outcomes.get(w)!.events.filter((e) => e.type === 'realm_user');
+    doraId = adds(all.find((w) => w.client === owner)!)[0]!.person.user_id as number;
+    // Zulip's event queues withhold the placeholder from clients with user_list_incomplete.
+    expect(adds(guestWatcher)).toEqual([]);
+    const placeholder = {
+      email: `user${doraId}@${subdomain}.localhost`, user_id: doraId, avatar_version: 1, is_admin: false, is_owner: false,
+      is_guest: false, is_bot: false, role: 400, full_name: 'Unknown user', timezone: '', is_active: true,
+      date_joined: '1970-01-01T00:00:00+00:00', delivery_email: null, avatar_url: '/static/images/unknown-user-avatar.png', profile_data: {},
+    };
+    // Exactly the placeholder, with nothing else on the event (Zulip's inaccessible_user mark
+    // never reaches a client).
+    expect(adds(listingWatcher).map(({ id: _id, ...e }) => e)).toEqual([{ type: 'realm_user', op: 'add', person: placeholder }]);
+    // Members get the real user.
+    for (const w of all.filter((x) => x.client === owner || x.client === bob)) {
+      expect(adds(w).map((e) => [e.op, e.person.user_id, e.person.full_name])).toEqual([['add', doraId, 'Dora New']]);
+    }
+    // verify compared the state after the event with a fresh register; it is what GET /users says too.
+    expect(listingWatcher.cs.rawUsers!.get(doraId)).toEqual(placeholder);
+    const listed = ok(await guest.get('/users')).members.find((u: { user_id: number }) => u.user_id === doraId);
+    expect(listed).toEqual(placeholder);
   });
 
   it('hears of changes of users it sees, not of the others', async () => {
@@ -92,6 +118,23 @@ describe('a guest with limited access to users', () => {
       expect(added(gWatcher, outcomes)).toEqual([bob.userId!, carol.userId!, guest.userId!].sort((a, b) => a - b));
     } finally {
       await gWatcher.close();
+    }
+  });
+});
+
+describe('a guest in a realm where everyone may see everyone', () => {
+  let watchers: Watcher[] = [];
+  afterAll(() => closeWatchers(watchers));
+
+  it('gets the real new user, and nobody gets a placeholder', async () => {
+    const org = await newOrganization('apguestall', ['bob', 'guest']);
+    const everyone = (await systemGroups(org.owner))['role:everyone'];
+    ok(await org.owner.patch('/realm', { can_access_all_users_group: { new: everyone } }));
+    watchers = await openWatchers({ guest: org.guest, bob: org.bob });
+    watchers.push(await Watcher.open(org.guest, 'guest listing everyone', LISTING_EVERYONE));
+    const { outcomes } = await verify(watchers, async () => ok(await org.owner.post('/users', { email: `ed@${org.subdomain}.test`, password: 'ed-password-1', full_name: 'Ed New' })));
+    for (const w of watchers) {
+      expect(outcomes.get(w)!.events.filter((e) => e.type === 'realm_user').map((e) => [e.op, e.person.full_name])).toEqual([['add', 'Ed New']]);
     }
   });
 });

@@ -80,10 +80,14 @@ export function normalize(state: Obj, skip: Set<string>): Obj {
  */
 function comparablePresences(hybrid: Obj, normal: Obj): void {
   if (!('presences' in hybrid) || !('presences' in normal)) return;
-  const active = new Set(((hybrid.realm_users ?? []) as Obj[]).map((u) => String(u.user_id)));
+  // Users out of sight that a client listing everyone holds as placeholders have no presence.
+  const inSight = (u: Obj) => !(u.full_name === 'Unknown user' && u.avatar_url === UNKNOWN_USER_AVATAR);
+  const active = new Set(((hybrid.realm_users ?? []) as Obj[]).filter(inSight).map((u) => String(u.user_id)));
   for (const key of Object.keys(hybrid.presences)) if (!active.has(key)) delete hybrid.presences[key];
   for (const key of Object.keys(normal.presences)) if (!(key in hybrid.presences)) delete normal.presences[key];
 }
+
+const UNKNOWN_USER_AVATAR = '/static/images/unknown-user-avatar.png';
 
 let watcherCount = 0;
 

@@ -3,6 +3,27 @@ import { ADMIN_ROLES, GUEST, MODERATOR_ROLES, OWNER, clone, removeDeactivatedFro
 
 const GRAVATAR = 'https://secure.gravatar.com/';
 
+/** Zulip's get_data_for_inaccessible_user: nothing true of the user but its id. */
+export function unknownUser(realmUrl: string, id: number): Obj {
+  return {
+    email: `user${id}@${new URL(realmUrl).hostname}`,
+    user_id: id,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: 400,
+    full_name: 'Unknown user',
+    timezone: '',
+    is_active: true,
+    date_joined: '1970-01-01T00:00:00+00:00',
+    delivery_email: null,
+    avatar_url: '/static/images/unknown-user-avatar.png',
+    profile_data: {},
+  };
+}
+
 export function applyRealmUser(cs: ClientState, event: Obj): void {
   const { state, opts } = cs;
   const users = cs.rawUsers;
@@ -23,8 +44,10 @@ export function applyRealmUser(cs: ClientState, event: Obj): void {
   }
   if (event.op === 'remove') {
     if (users?.has(id)) {
+      // Zulip's apply_event: a client that lists every user keeps the one it lost sight of
+      // as the "Unknown user" placeholder.
       if (opts.userListIncomplete) users.delete(id);
-      else throw new Error('the reference client registers with user_list_incomplete');
+      else users.set(id, unknownUser(String(state.realm_url), id));
     }
     removeUserEverywhere(cs, id);
     return;
