@@ -167,9 +167,16 @@ describe('register user lists kept as bytes', () => {
     const members = (ok(await realm.owner.get('/user_groups')).user_groups as Json[]).find((g) => g.name === 'role:members')!.id as number;
     ok(await realm.owner.patch('/realm', { can_access_all_users_group: { new: members } }));
     ok(await realm.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'with guest' }], principals: [bob.userId, guest.userId] }));
-    seen = listed(await register(guest));
+    // A client that lists only users in sight: the others are left out.
+    seen = listed(await register(guest, { client_capabilities: { user_list_incomplete: true } }));
     expect(seen.has(guest.userId!) && seen.has(bob.userId!)).toBe(true);
     expect(seen.has(carol.userId!) || seen.has(other.userId!)).toBe(false);
+    expect(seen.get(bob.userId!)).toMatchObject({ full_name: 'Bob Seen' });
+    expect(JSON.stringify([...seen.values()])).not.toContain('Carol');
+    // One that lists everyone: the others are placeholders.
+    seen = listed(await register(guest));
+    expect(seen.get(carol.userId!)).toMatchObject({ full_name: 'Unknown user', is_active: true });
+    expect(seen.get(other.userId!)).toMatchObject({ full_name: 'Unknown user', is_active: true });
     expect(seen.get(bob.userId!)).toMatchObject({ full_name: 'Bob Seen' });
     expect(JSON.stringify([...seen.values()])).not.toContain('Carol');
     // Members still see everyone.

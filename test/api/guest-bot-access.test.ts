@@ -53,7 +53,10 @@ describe('bots of users out of a limited guest’s sight', () => {
     expect(expectSuccess(await guest.get(`/users/early-bot@${subdomain}.localhost`)).user).toMatchObject({ user_id: early.id });
     const { body } = await register(guest);
     expect(ids(body.realm_users as Obj[])).toContain(early.id);
-    expect(ids(body.realm_users as Obj[])).not.toContain(mona.userId);
+    expect((body.realm_users as Obj[]).find((u) => u.user_id === mona.userId)).toMatchObject({ full_name: 'Unknown user' });
+    const inSightOnly = (await register(guest, { client_capabilities: { user_list_incomplete: true } })).body;
+    expect(ids(inSightOnly.realm_users as Obj[])).toContain(early.id);
+    expect(ids(inSightOnly.realm_users as Obj[])).not.toContain(mona.userId);
     // Only the bot's owner and administrators get it in realm_bots.
     expect(ids((body.realm_bots ?? []) as Obj[])).not.toContain(early.id);
   });

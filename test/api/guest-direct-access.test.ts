@@ -35,6 +35,9 @@ async function listed(viewer: Client, userId: number): Promise<Obj> {
 }
 
 const realmUserIds = (body: Obj) => (body.realm_users as Obj[]).map((u) => u.user_id as number);
+const registeredName = (body: Obj, id: number) => (body.realm_users as Obj[]).find((u) => u.user_id === id)?.full_name;
+/** Register for a client that lists only users in sight (others are placeholders without it). */
+const IN_SIGHT_ONLY = { client_capabilities: { user_list_incomplete: true } };
 /** The sender's name on a message of the lobby, as the guest fetches it. */
 async function senderSeen(messageId: number): Promise<string> {
   const fetched = (await fetchMessages(guest, { narrow: [{ operator: 'channel', operand: lobbyId }] })).messages as Obj[];
@@ -62,10 +65,12 @@ afterAll(async () => {
 
 describe('a 1:1 direct message', () => {
   it('brings the other user into a limited guest’s sight, with a realm_user add before the message', async () => {
-    // Out of sight: a placeholder, refused, left out of register, and not writable.
+    // Out of sight: a placeholder, refused, a placeholder in register (left out with
+    // user_list_incomplete), and not writable.
     expect(await listed(guest, mona.userId!)).toMatchObject({ full_name: 'Unknown user' });
     expectError(await guest.get(`/users/${mona.userId}`), 400, 'BAD_REQUEST', 'Insufficient permission');
-    expect(realmUserIds((await register(guest)).body)).not.toContain(mona.userId);
+    expect(registeredName((await register(guest)).body, mona.userId!)).toBe('Unknown user');
+    expect(realmUserIds((await register(guest, IN_SIGHT_ONLY)).body)).not.toContain(mona.userId);
     const inLobby = await sendToChannel(mona, 'lobby', 'visitors', 'from outside');
     expect(await senderSeen(inLobby)).toBe('Unknown user');
     expectError(
@@ -166,6 +171,7 @@ describe('a realm loaded afresh', () => {
     expect(name(zed.userId!)).toBe('Unknown user');
     const registered = await gus.ok('POST', '/register', {});
     expect(realmUserIds(registered)).toEqual(expect.arrayContaining([mona.userId, pete.userId, gina.userId]));
-    expect(realmUserIds(registered)).not.toContain(zed.userId);
+    expect(registeredName(registered, zed.userId!)).toBe('Unknown user');
+    expect(realmUserIds(await gus.ok('POST', '/register', IN_SIGHT_ONLY))).not.toContain(zed.userId);
   });
 });
