@@ -11,6 +11,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
 import { EventHub, badEventQueueId, type HubLimits } from '../src/events/hub.js';
+import type { EventQueue } from '../src/events/queue.js';
 import type { QueueSnapshot } from '../src/events/queue.js';
 import type { ApiRequest, ApiResponse } from '../src/http/contract.js';
 import { errorResponse, successBody } from '../src/http/envelope.js';
@@ -119,6 +120,12 @@ const respond = (res: ApiResponse): GateOutcome => ({ kind: 'response', res });
 
 export class ShardHost {
   private readonly units = new Map<string, Unit>();
+  /**
+   * The credential each queue's polls last proved (the Authorization header, or the session
+   * id), so that a client polling again with the same one is not hashed again: a queue's
+   * digest never changes, and what ends a credential drops its queues.
+   */
+  private readonly proven = new WeakMap<EventQueue, string>();
   private readonly activating = new Map<string, Promise<Unit | null>>();
   private draining = false;
   private timers: NodeJS.Timeout[] = [];
@@ -241,9 +248,13 @@ export class ShardHost {
     try {
       const { args, ignored } = parseParams(req.method === 'GET' ? pollParams : { queue_id: p.string() }, req.params);
       const queue = unit.hub.find(args.queue_id);
-      const credential = queueCredential(req, queue?.userId ?? 0);
-      if (credential === null) throw req.prefix === 'json' ? sessionRequired() : unauthorized();
-      if (!queue || !queue.opts.credential || !secretsEqual(queue.opts.credential, credential)) throw badEventQueueId(args.queue_id);
+      const presented = req.prefix === 'json' ? (req.sessionId === undefined ? undefined : `s:${req.sessionId}`) : req.authorization === undefined ? undefined : `k:${req.authorization}`;
+      if (!queue || presented === undefined || this.proven.get(queue) !== presented) {
+        const credential = queueCredential(req, queue?.userId ?? 0);
+        if (credential === null) throw req.prefix === 'json' ? sessionRequired() : unauthorized();
+        if (!queue || !queue.opts.credential || !secretsEqual(queue.opts.credential, credential)) throw badEventQueueId(args.queue_id);
+        if (presented !== undefined) this.proven.set(queue, presented);
+      }
       // The web client's DELETE passes Django's CSRF checks, as on the realm's worker.
       if (req.method === 'DELETE' && req.prefix === 'json') {
         checkOrigin(this.d.uriScheme, req);

@@ -128,6 +128,11 @@ describe('queue shards', () => {
 
     const own = await members[0]!.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
     expect([own.status, own.body.events, own.body.queue_id]).toEqual([200, [], queueId]);
+    // Once the owner's credential was proven for the queue, others are still refused.
+    const again = await members[0]!.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(again.status).toBe(200);
+    const theirsAgain = await stranger.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect([theirsAgain.status, theirsAgain.body.code]).toEqual([400, 'BAD_EVENT_QUEUE_ID']);
     const deleted = await members[0]!.request('DELETE', '/events', { queue_id: queueId });
     expect(deleted.status).toBe(200);
     const after = await members[0]!.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
