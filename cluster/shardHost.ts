@@ -11,8 +11,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
 import { EventHub, badEventQueueId, type HubLimits } from '../src/events/hub.js';
-import type { EventQueue } from '../src/events/queue.js';
-import type { QueueSnapshot } from '../src/events/queue.js';
+import type { EventQueue, QueueSnapshot } from '../src/events/queue.js';
 import type { ApiRequest, ApiResponse } from '../src/http/contract.js';
 import { errorResponse, successBody } from '../src/http/envelope.js';
 import { parseParams, p } from '../src/http/params.js';

@@ -231,8 +231,15 @@ describe('a realm where guests see only the users they share a channel with', ()
       await bob.patch('/settings', { full_name: 'Bobby Builder' });
       expect(await eventsOfType(guest, guestQ, 'realm_user')).toEqual([]);
       expect((await eventsOfType(owner, ownerQ, 'realm_user')).map((e) => e.person)).toEqual([{ user_id: bob.userId, full_name: 'Bobby Builder' }]);
-      const seen = (await register(guest, { fetch_event_types: ['realm_user'] })).realm_users.map((u: { user_id: number }) => u.user_id);
-      expect(seen).toEqual([guest.userId]);
+      // A client that lists only the users in sight (user_list_incomplete) sees itself alone.
+      const inSight = await register(guest, { fetch_event_types: ['realm_user'], client_capabilities: { user_list_incomplete: true } });
+      expect(inSight.realm_users.map((u: { user_id: number }) => u.user_id)).toEqual([guest.userId]);
+      // One that lists everyone gets the others as Zulip's "Unknown user", the new name nowhere.
+      const all = (await register(guest, { fetch_event_types: ['realm_user'] })).realm_users as { user_id: number; full_name: string }[];
+      expect(all.map((u) => u.user_id)).toContain(bob.userId);
+      const others = all.filter((u) => u.user_id !== guest.userId);
+      expect(others.length).toBeGreaterThan(0);
+      expect(others.every((u) => u.full_name === 'Unknown user')).toBe(true);
     } finally {
       await owner.patch('/realm', { can_access_all_users_group: { new: groups.find((g) => g.name === 'role:everyone')!.id } });
     }
