@@ -8,6 +8,9 @@ import type { CodePlayground, Linkifier, RealmEmoji } from './types.js';
 
 export const apiKeyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** Puts of users remembered by id (see RealmState.usersPutSince). */
+const USER_LOG_LIMIT = 1024;
+
 export class RealmState {
   readonly users = new Map<number, User>();
   private readonly byEmail = new Map<string, User>();
@@ -66,9 +69,28 @@ export class RealmState {
   /** Bumped on every putUser: views derived from all users (channel settings) key on it. */
   usersVersion = 0;
 
+  /**
+   * The ids of the users put since usersVersion was `userLogBase`, one per putUser in order,
+   * so that a view of all users can be brought up to date instead of made again (register's
+   * user lists). Only the last USER_LOG_LIMIT puts are kept.
+   */
+  private userLog: number[] = [];
+  private userLogBase = 0;
+
+  /** The ids of the users put since usersVersion was `version`, or null when that is too long ago. */
+  usersPutSince(version: number): number[] | null {
+    if (version < this.userLogBase || version > this.usersVersion) return null;
+    return this.userLog.slice(version - this.userLogBase);
+  }
+
   /** Inserts or replaces a user, keeping every index in step. */
   putUser(user: User): void {
     this.usersVersion++;
+    this.userLog.push(user.id);
+    if (this.userLog.length > USER_LOG_LIMIT) {
+      this.userLog = [];
+      this.userLogBase = this.usersVersion;
+    }
     const old = this.users.get(user.id);
     if (old) {
       this.byEmail.delete(old.deliveryEmail.toLowerCase());

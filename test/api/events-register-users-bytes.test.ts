@@ -130,6 +130,51 @@ describe('register user lists kept as bytes', () => {
     await expectListsMatchUsers(owner);
   });
 
+  it('brought up to date after user changes are what lists made whole give, in order', async () => {
+    const early = await newUser(subdomain, 'Ann Early');
+    const late = await newUser(subdomain, 'Zed Late');
+    const promoted = await newUser(subdomain, 'Pat Promoted');
+    for (const c of [early, late, promoted]) ok(await c.get('/users/me'));
+    // Lists kept for members and administrators, then several users change.
+    await register(max);
+    await register(owner, { client_gravatar: false });
+    ok(await early.patch('/settings', { full_name: 'Ann Renamed' }));
+    ok(await owner.delete(`/users/${late.userId}`));
+    ok(await owner.post(`/users/${late.userId}/reactivate`));
+    ok(await owner.delete(`/users/${early.userId}`));
+    const fresh = await newUser(subdomain, 'Fay Fresh');
+    ok(await fresh.get('/users/me'));
+    ok(await owner.patch(`/users/${promoted.userId}`, { role: 300 }));
+    const lists = (state: Json) => ({ active: state.realm_users as Json[], inactive: state.realm_non_active_users as Json[] });
+    const patchedMember = lists(await register(max));
+    const patchedAdmin = lists(await register(owner, { client_gravatar: false }));
+
+    // A new custom profile field (no values yet) changes no entry but makes every list whole again.
+    const wholeAgain = async () => {
+      const field = ok(await owner.post('/realm/profile_fields', { name: 'Desk', field_type: 1 })).id as number;
+      try {
+        return { member: lists(await register(max)), admin: lists(await register(owner, { client_gravatar: false })) };
+      } finally {
+        ok(await owner.delete(`/realm/profile_fields/${field}`));
+      }
+    };
+    expect({ member: patchedMember, admin: patchedAdmin }).toEqual(await wholeAgain());
+
+    // One user amid others changes: the entries after it are kept too.
+    await register(max);
+    await register(owner, { client_gravatar: false });
+    ok(await late.patch('/settings', { full_name: 'Zed Renamed' }));
+    const patchedAgain = { member: lists(await register(max)), admin: lists(await register(owner, { client_gravatar: false })) };
+    expect(patchedAgain.member.active.find((u) => u.user_id === late.userId)).toMatchObject({ full_name: 'Zed Renamed' });
+    expect(patchedAgain).toEqual(await wholeAgain());
+    const ids = (l: Json[]) => l.map((u) => u.user_id as number);
+    for (const l of [patchedMember.active, patchedMember.inactive]) expect(ids(l)).toEqual([...ids(l)].sort((a, b) => a - b));
+    expect(ids(patchedMember.active)).toEqual(expect.arrayContaining([late.userId, fresh.userId]));
+    expect(ids(patchedMember.inactive)).toContain(early.userId);
+    expect(ids(patchedMember.active)).not.toContain(early.userId);
+    expect(patchedMember.inactive.find((u) => u.user_id === early.userId)).toMatchObject({ full_name: 'Ann Renamed' });
+  });
+
   it('follow custom profile fields and values as they are added, changed and removed', async () => {
     await register(max);
     const field = ok(await owner.post('/realm/profile_fields', { name: 'Room', field_type: 1 })).id as number;

@@ -32,6 +32,7 @@ interface ListBytes {
  * configuration; nothing else of the viewer than its class.
  */
 interface UserLists {
+  /** The state the lists show; brought forward by patchLists. */
   usersVersion: number;
   profileVersion: number;
   realm: RealmRecord;
@@ -47,6 +48,8 @@ interface UserLists {
  */
 const userLists = new CacheKey('register user lists', () => new Map<string, UserLists>());
 const MAX_VARIANTS = 4;
+/** More users changed than this since a variant was made: it is made again whole. */
+const MAX_PATCHED_USERS = 1000;
 
 function listBytes(ids: number[], texts: string[]): ListBytes {
   const starts = new Float64Array(texts.length + 1);
@@ -57,6 +60,85 @@ function listBytes(ids: number[], texts: string[]): ListBytes {
   }
   starts[texts.length] = at;
   return { bytes: Buffer.from(`[${texts.join(',')}]`, 'utf8'), ids: Int32Array.from(ids), starts };
+}
+
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+/**
+ * `list` with the entries of the users `changed` (ascending ids) made again: a changed user's
+ * entry is `texts.get(id)`, or left out when it has none (it belongs to the other list). The
+ * other entries are copied as they are, in runs, not made again.
+ */
+function patchList(list: ListBytes, changed: readonly number[], texts: ReadonlyMap<number, string>): ListBytes {
+  const old = list.ids;
+  const ids: number[] = [];
+  const starts: number[] = [];
+  const pieces: Buffer[] = [OPEN];
+  let at = 1; // after '['
+  const separate = () => {
+    if (ids.length === 0) return;
+    pieces.push(COMMA);
+    at += 1;
+  };
+  /** Old entries from..to-1, with the commas between them. */
+  const copyRun = (from: number, to: number) => {
+    if (from >= to) return;
+    separate();
+    const begin = list.starts[from]!;
+    const end = list.starts[to]! - 1;
+    for (let i = from; i < to; i++) {
+      ids.push(old[i]!);
+      starts.push(list.starts[i]! - begin + at);
+    }
+    pieces.push(list.bytes.subarray(begin, end));
+    at += end - begin;
+  };
+  let i = 0;
+  for (const id of changed) {
+    let j = i;
+    while (j < old.length && old[j]! < id) j++;
+    copyRun(i, j);
+    if (j < old.length && old[j] === id) j++; // its old entry, made again below if it stays
+    i = j;
+    const text = texts.get(id);
+    if (text === undefined) continue;
+    separate();
+    const bytes = Buffer.from(text, 'utf8');
+    ids.push(id);
+    starts.push(at);
+    pieces.push(bytes);
+    at += bytes.length;
+  }
+  copyRun(i, old.length);
+  // As listBytes: one more start, one past where the last entry's comma would be.
+  starts.push(ids.length === 0 ? 1 : at + 1);
+  pieces.push(CLOSE);
+  return { bytes: Buffer.concat(pieces), ids: Int32Array.from(ids), starts: Float64Array.from(starts) };
+}
+
+/**
+ * Brings a class's lists up to date with the users put since they were made (each changed
+ * user's entry made again, in the list it now belongs to), instead of making every entry again.
+ */
+function patchLists(actor: RealmActor, lists: UserLists, viewer: User, viewerClass: number, clientGravatar: boolean, changedIds: readonly number[]): void {
+  const { config } = actor.services;
+  const { state } = actor;
+  const changed = [...new Set(changedIds)].sort((a, b) => a - b);
+  const active = new Map<number, string>();
+  const inactive = new Map<number, string>();
+  for (const id of changed) {
+    const u = state.users.get(id);
+    if (!u) continue;
+    const values = state.profileValues.get(id);
+    const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
+    const text = registerUserJson(config, actor.realm, viewer, u, clientGravatar, profileData, roleSeesRealEmail(viewerClass, u));
+    (u.isActive ? active : inactive).set(id, text);
+  }
+  lists.active = patchList(lists.active, changed, active);
+  lists.inactive = patchList(lists.inactive, changed, inactive);
+  lists.usersVersion = state.usersVersion;
 }
 
 function buildLists(actor: RealmActor, viewer: User, viewerClass: number, clientGravatar: boolean): UserLists {
@@ -95,18 +177,23 @@ function cachedLists(actor: RealmActor, viewer: User, clientGravatar: boolean): 
   const hit = variants.get(key);
   if (
     hit &&
-    hit.usersVersion === state.usersVersion &&
     hit.profileVersion === state.profileVersion &&
     hit.realm === actor.realm &&
     hit.stringId === actor.realm.stringId &&
     hit.config === actor.services.config
   ) {
-    return hit;
+    if (hit.usersVersion === state.usersVersion) return hit;
+    // Some users changed since: only their entries are made again.
+    const changed = state.usersPutSince(hit.usersVersion);
+    if (changed !== null && changed.length <= MAX_PATCHED_USERS) {
+      patchLists(actor, hit, viewer, viewerClass, clientGravatar, changed);
+      return hit;
+    }
   }
   const lists = buildLists(actor, viewer, viewerClass, clientGravatar);
   variants.delete(key);
-  // Variants made for a state that is gone are of no more use.
-  for (const [k, v] of variants) if (v.usersVersion !== lists.usersVersion || v.profileVersion !== lists.profileVersion) variants.delete(k);
+  // Variants made for a state that is gone, and that cannot be brought up to date, are of no more use.
+  for (const [k, v] of variants) if (v.profileVersion !== lists.profileVersion || state.usersPutSince(v.usersVersion) === null) variants.delete(k);
   while (variants.size >= MAX_VARIANTS) variants.delete(variants.keys().next().value!);
   variants.set(key, lists);
   return lists;
