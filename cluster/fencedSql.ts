@@ -27,7 +27,11 @@ function isTemplate(x: unknown): x is TemplateStringsArray {
 // The session is gone (closed, or ended by the server: idle in transaction too long, admin
 // shutdown): the transaction is over and nothing of it committed.
 const CONNECTION_GONE = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', '25P03', '57P01', '57P02', '57P03']);
-const connectionGone = (err: unknown) => CONNECTION_GONE.has((err as { code?: string } | null)?.code ?? '');
+const errorCode = (err: unknown) => (err as { code?: string } | null)?.code ?? '';
+const connectionGone = (err: unknown) => CONNECTION_GONE.has(errorCode(err));
+// Ended by idle_in_transaction_session_timeout: Postgres was still waiting for the next
+// statement, so a COMMIT had not reached it, and the transaction rolled back.
+const endedIdle = (err: unknown) => errorCode(err) === '25P03';
 
 /**
  * Runs `fn` inside a transaction whose first statement is the fence check. The check and the
@@ -69,9 +73,9 @@ function fencedBegin(pool: Sql, check: FenceCheck, interrupted: (err: unknown) =
     return outer.catch((err: unknown) => {
       if (!connectionGone(err)) throw err;
       lost = true;
-      // Ended before COMMIT was sent: nothing committed, the request may be sent again.
-      // Ended during COMMIT: the outcome is unknown, and the error says so.
-      throw committing ? err : interrupted(err);
+      // Ended before COMMIT reached Postgres: nothing committed, the request may be sent
+      // again. Ended otherwise during COMMIT: the outcome is unknown, and the error says so.
+      throw committing && !endedIdle(err) ? err : interrupted(err);
     });
   };
 }

@@ -117,6 +117,25 @@ describe('realm leases with a fencing epoch', () => {
     expect(await description(realm.id)).toBe('');
   });
 
+  it('reports a transaction ended while its COMMIT waited to be written as not committed', async () => {
+    const realm = await newRealm('fence2c');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const lease1 = await w1.tryAcquire(realm.id);
+    lease1!.validUntil = Number.POSITIVE_INFINITY;
+    const write = w1.sqlFor(realm.id).begin(async (tx) => {
+      await tx`UPDATE realms SET description = 'never committed' WHERE id = ${realm.id}`;
+      // The process stalls after the work is done, before the driver writes COMMIT (it
+      // writes on the next turn of the event loop): Postgres ends the idle session.
+      setImmediate(() => {
+        const until = Date.now() + TTL.LEASE_TTL_MS * 3;
+        while (Date.now() < until);
+      });
+    });
+    // Nothing committed, and the error says so: the front may send the request again.
+    await expect(write).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
+    expect(await description(realm.id)).toBe('');
+  });
+
   it('renews, releases, and loses leases it cannot renew', async () => {
     const realm = await newRealm('fence3');
     const lost: number[] = [];
