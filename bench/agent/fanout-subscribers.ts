@@ -14,14 +14,9 @@ import type {
   FanoutSubscribersJob,
 } from '../lib/agent-protocol.js';
 import { HttpConnection, type HttpResult } from '../lib/http-conn.js';
-import { FANOUT_MARKER, renderRequest } from '../lib/request-spec.js';
+import { renderRequest } from '../lib/request-spec.js';
+import { readPollAnswer, type PollAnswer } from '../lib/pollAnswer.js';
 import { Samples, monotonicMs } from '../lib/stats.js';
-
-interface ZulipEvent {
-  id: number;
-  type: string;
-  message?: { content?: string };
-}
 
 /** Which sends (by sequence number) one subscriber received in one phase. */
 class SeqSet {
@@ -97,22 +92,16 @@ export function runFanoutSubscribers(
     sub.lastEventId = json.last_event_id ?? -1;
   };
 
-  const onEvents = (sub: Subscriber, events: ZulipEvent[], receivedMicros: number) => {
-    for (const event of events) {
-      if (event.id > sub.lastEventId) sub.lastEventId = event.id;
-      if (event.type !== 'message') continue;
-      const match = FANOUT_MARKER.exec(event.message?.content ?? '');
-      if (!match) continue;
-      const phase = match[1]!;
-      const sentAt = Number(match[2]);
-      const seq = Number(match[4]);
+  const onAnswer = (sub: Subscriber, answer: PollAnswer, receivedMicros: number) => {
+    if (answer.lastEventId !== null && answer.lastEventId > sub.lastEventId) sub.lastEventId = answer.lastEventId;
+    for (const { phase, sentAt, scheduledAt, seq } of answer.markers) {
       let seen = sub.received.get(phase);
       if (!seen) sub.received.set(phase, (seen = new SeqSet()));
       if (!seen.add(seq)) continue; // a duplicate is not a second receipt
       let perSeq = sends.get(phase);
       if (!perSeq) sends.set(phase, (perSeq = new Map()));
       let send = perSeq.get(seq);
-      if (!send) perSeq.set(seq, (send = { seq, sentAt, scheduledAt: Number(match[3]), receipts: 0, lastReceiptAt: 0 }));
+      if (!send) perSeq.set(seq, (send = { seq, sentAt, scheduledAt, receipts: 0, lastReceiptAt: 0 }));
       send.receipts++;
       if (receivedMicros > send.lastReceiptAt) send.lastReceiptAt = receivedMicros;
       deliveries.set(phase, (deliveries.get(phase) ?? 0) + 1);
@@ -157,8 +146,7 @@ export function runFanoutSubscribers(
           setTimeout(() => poll(sub), 100);
           return;
         }
-        const body = JSON.parse(res.body.toString('utf8')) as { events?: ZulipEvent[] };
-        onEvents(sub, body.events ?? [], receivedMicros);
+        onAnswer(sub, readPollAnswer(res.body), receivedMicros);
         poll(sub);
       },
       job.pollTimeoutMs,

@@ -1,0 +1,58 @@
+// The fan-out benchmark's subscribers read poll answers from their bytes (bench/lib/pollAnswer.ts).
+// On answers written by the server's own serializers, that reading equals the one from the
+// parsed JSON; an answer in another shape is parsed whole.
+import { describe, expect, it } from 'vitest';
+import { readPollAnswer, readPollAnswerParsed } from '../../bench/lib/pollAnswer.js';
+import { bodyJson } from '../../src/http/bodyText.js';
+import { successBody } from '../../src/http/envelope.js';
+import { fanoutMarkerContent } from '../../bench/lib/request-spec.js';
+
+const marker = (phase: string, seq: number) =>
+  fanoutMarkerContent(phase).replace('{{t}}', String(1_700_000_000_000_000 + seq)).replace('{{s}}', String(1_700_000_000_000 + seq)).replace('{{seq}}', String(seq));
+
+const message = (id: number, content: string) => ({
+  id, sender_id: 9, content, recipient_id: 3, timestamp: 1_700_000_000, client: 'bench', subject: 'fan-out ✓',
+  display_recipient: 'big', type: 'stream', reactions: [{ emoji_name: 'ok', user_id: 4 }], submessages: [], flags: undefined,
+});
+
+/** An answer as the server writes it: the envelope, the events, the queue id. */
+const answer = (events: Record<string, unknown>[]) => Buffer.from(bodyJson(successBody({ events, queue_id: 's1-9c5e…' })) + '\n');
+
+describe('reading a poll answer from its bytes', () => {
+  it('finds the last event id and the markers, as the parsed answer does', () => {
+    const shared = message(101, `<p>${marker('ph1', 0)}</p>`);
+    const events = [
+      { type: 'message', message: shared, flags: [], id: 7 },
+      { type: 'realm_user', op: 'update', person: { user_id: 4, id: 99, full_name: '"id":5}' }, id: 8 },
+      { type: 'message', message: message(102, `ünïcode “quoted” \\ ${marker('ph1', 1)} and "id":3}`), flags: ['mentioned'], id: 9 },
+      { type: 'message', message: message(103, 'no marker here'), flags: [], id: 10 },
+      { type: 'message', message: message(104, `<p>${marker('ph2', 12)}</p>`), flags: ['read'], id: 11 },
+      { type: 'heartbeat', id: 12 },
+    ];
+    const body = answer(events);
+    const read = readPollAnswer(body);
+    expect(read).toEqual(readPollAnswerParsed(body));
+    expect(read.lastEventId).toBe(12);
+    expect(read.markers.map((m) => [m.phase, m.seq])).toEqual([['ph1', 0], ['ph1', 1], ['ph2', 12]]);
+    expect(read.markers[1]).toEqual({ phase: 'ph1', sentAt: 1_700_000_000_000_001, scheduledAt: 1_700_000_000_001, seq: 1 });
+  });
+
+  it('reads answers with one event, a message last, and none', () => {
+    for (const events of [
+      [{ type: 'heartbeat', id: 0 }],
+      [{ type: 'message', message: message(5, marker('p', 3)), flags: [], id: 41 }],
+      [],
+    ]) {
+      const body = answer(events);
+      expect(readPollAnswer(body)).toEqual(readPollAnswerParsed(body));
+    }
+    expect(readPollAnswer(answer([])).lastEventId).toBeNull();
+  });
+
+  it('parses an answer in another shape', () => {
+    const body = Buffer.from(JSON.stringify({ result: 'success', msg: '', queue_id: 'q', events: [{ id: 3, type: 'message', message: { content: marker('x', 2) } }] }));
+    expect(readPollAnswer(body)).toEqual({ lastEventId: 3, markers: [{ phase: 'x', sentAt: 1_700_000_000_000_002, scheduledAt: 1_700_000_000_002, seq: 2 }] });
+    const idFirst = Buffer.from(JSON.stringify({ result: 'success', msg: '', events: [{ id: 6, type: 'heartbeat' }], queue_id: 'q' }));
+    expect(readPollAnswer(idFirst)).toEqual({ lastEventId: 6, markers: [] });
+  });
+});
