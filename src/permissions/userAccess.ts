@@ -29,10 +29,14 @@ function sharesChannel(state: RealmState, a: User, b: User): boolean {
   return false;
 }
 
-/** Whether `viewer` may see `target` (its profile, presence, changes). */
+/**
+ * Whether `viewer` may see `target` (its profile, presence, changes). A channel shows only its
+ * active subscribers: a deactivated user stays in sight of its direct-message partners only
+ * (Zulip counts subscriptions with is_user_active; see send_events_for_user_deactivation).
+ */
 export function canAccessUser(state: RealmState, viewer: User, target: User): boolean {
   if (viewer.id === target.id || target.isBot || canAccessAllUsers(state, viewer)) return true;
-  return state.messaging.areDirectPartners(viewer.id, target.id) || sharesChannel(state, viewer, target);
+  return state.messaging.areDirectPartners(viewer.id, target.id) || (target.isActive && sharesChannel(state, viewer, target));
 }
 
 /** Ids of the active users who can see `target`: the audience of events about it. */

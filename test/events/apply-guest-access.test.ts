@@ -85,11 +85,29 @@ describe('a guest with limited access to users', () => {
     await verify(all, async () => ok(await owner.delete('/users/me/subscriptions', { subscriptions: ['members only'], principals: [guest.userId] })));
   });
 
-  it('deactivation and reactivation of a user it sees', async () => {
+  it('deactivation and reactivation of a user it sees through a channel', async () => {
     // Bob's own client ends with his account; a new one starts after the reactivation.
     const others = all.filter((w) => w.client !== bob);
-    await verify(others, async () => ok(await owner.delete(`/users/${bob.userId}`)));
-    await verify(others, async () => ok(await owner.post(`/users/${bob.userId}/reactivate`)));
+    const userEvents = (outcomes: Map<Watcher, Outcome>, w: Watcher) =>
+      outcomes.get(w)!.events.filter((e) => e.type === 'realm_user' || e.type === 'user_group').map((e) => [e.type, e.op, e.person?.user_id ?? e.user_ids]);
+    const gone = await verify(others, async () => ok(await owner.delete(`/users/${bob.userId}`)));
+    // A channel shows only active subscribers: Gus loses sight of Bob, and is told of the
+    // groups Bob left (Zulip's send_events_for_user_deactivation); members get the update.
+    const members = (await systemGroups(owner))['role:members'];
+    for (const w of [guestWatcher, listingWatcher]) {
+      const seen = userEvents(gone.outcomes, w);
+      expect(seen).toContainEqual(['user_group', 'remove_members', [bob.userId]]);
+      expect(seen.at(-1)).toEqual(['realm_user', 'remove', bob.userId]);
+      expect(seen.filter(([type]) => type === 'realm_user')).toHaveLength(1);
+    }
+    expect(gone.outcomes.get(guestWatcher)!.events.find((e) => e.type === 'user_group' && e.group_id === members)).toBeDefined();
+    expect(userEvents(gone.outcomes, others.find((w) => w.client === owner)!)).toEqual([['realm_user', 'update', bob.userId]]);
+    const back = await verify(others, async () => ok(await owner.post(`/users/${bob.userId}/reactivate`)));
+    // Back in sight: Bob in full first, then the update everyone who sees him gets.
+    expect(userEvents(back.outcomes, guestWatcher).filter(([type]) => type === 'realm_user')).toEqual([
+      ['realm_user', 'add', bob.userId],
+      ['realm_user', 'update', bob.userId],
+    ]);
     all = [...others, await Watcher.open(bob, 'bob')];
   });
 
@@ -103,6 +121,11 @@ describe('a guest with limited access to users', () => {
     expect(seen).toEqual([['realm_user', 'add', dan.userId], ['message', null, null]]);
     await verify(all, async () => ok(await owner.patch(`/users/${dan.userId}`, { full_name: 'Dan Renamed' })));
     await verify(all, async () => ok(await guest.post('/messages', { type: 'direct', to: `[${dan.userId}]`, content: 'hello Dan' })));
+    // A direct-message partner stays in sight when deactivated: the update, no remove.
+    const gone = await verify(all, async () => ok(await owner.delete(`/users/${dan.userId}`)));
+    const told = gone.outcomes.get(guestWatcher)!.events.filter((e) => e.type === 'realm_user' || e.type === 'user_group');
+    expect(told.map((e) => [e.type, e.op, e.person?.user_id])).toEqual([['realm_user', 'update', dan.userId]]);
+    await verify(all, async () => ok(await owner.post(`/users/${dan.userId}/reactivate`)));
   });
 
   it('a group direct message with another guest', async () => {

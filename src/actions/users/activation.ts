@@ -15,6 +15,7 @@ import { groupSettingOf, isDirectSystemMember } from '../../views/groups.js';
 import { hasCapability } from '../../events/shape.js';
 import { realmUpdateDictEvent, userGroupMembersEvent, userGroupUpdateEvent } from '../../events/catalog/index.js';
 import { channelChanged, publishPeerEvents } from '../channels/events.js';
+import { usersWhoCanAccess } from '../../permissions/userAccess.js';
 
 const names = (value: GroupSettingValue, userId: number) => typeof value === 'object' && value.direct_members.includes(userId);
 
@@ -43,10 +44,47 @@ function publishChannelSettingsNaming(actor: RealmActor, user: User): void {
   }
 }
 
-/** After a deactivation: the user leaves subscriber lists, and channel settings naming them. */
-export function publishDeactivation(actor: RealmActor, user: User): void {
+/** Ids of the groups the user is a direct member of; asked while the user is active. */
+export function directGroupIds(actor: RealmActor, user: User): number[] {
+  const out: number[] = [];
+  for (const group of actor.state.groups.values()) {
+    if (group.isSystemGroup ? isDirectSystemMember(actor.state, group, user) : group.members.has(user.id)) out.push(group.id);
+  }
+  return out;
+}
+
+/**
+ * After a deactivation: the user leaves subscriber lists, and channel settings naming them.
+ * `groupIds`: the groups the user was a direct member of (see directGroupIds).
+ */
+export function publishDeactivation(actor: RealmActor, user: User, groupIds: readonly number[]): void {
   publishPeerEvents(actor, 'peer_remove', new Map(subscribedChannels(actor, user).map((s) => [s, new Set([user.id])])));
   publishChannelSettingsNaming(actor, user);
+  publishLeftGroupsToUnseeing(actor, user, groupIds);
+}
+
+/**
+ * Clients drop a deactivated user from groups and anonymous group settings on its `realm_user`
+ * update; users who cannot see the user (guests it has no direct messages with, where the
+ * realm limits guests' sight) do not get that update, so they are told each group and setting
+ * it left, as Zulip's send_events_for_user_deactivation does.
+ */
+function publishLeftGroupsToUnseeing(actor: RealmActor, user: User, groupIds: readonly number[]): void {
+  const { state } = actor;
+  const seeing = new Set(usersWhoCanAccess(state, user));
+  const unseeing = state.activeUsers().filter((u) => !seeing.has(u.id)).map((u) => u.id);
+  if (unseeing.length === 0) return;
+  for (const id of groupIds) actor.events.publish(userGroupMembersEvent('remove_members', id, [user.id]), unseeing);
+  for (const name of Object.keys(REALM_PERMISSION_SETTINGS)) {
+    const value = realmGroupSetting(state, name);
+    if (names(value, user.id)) actor.events.publish(realmUpdateDictEvent({ [name]: formatGroupSetting(state, value) }), unseeing);
+  }
+  for (const group of state.groups.values()) {
+    for (const name of Object.keys(USER_GROUP_SETTINGS)) {
+      const value = groupSettingOf(state, group, name);
+      if (names(value, user.id)) actor.events.publish(userGroupUpdateEvent(group.id, { [name]: formatGroupSetting(state, value) }), unseeing);
+    }
+  }
 }
 
 /** After a reactivation: subscriber lists, group memberships and settings take the user back. */

@@ -16,7 +16,8 @@ import { botForAdmin } from '../../permissions/bots.js';
 import { publishBotUpdate, publishRealmUserUpdate } from './events.js';
 import { userGroupMembersEvent } from '../../events/catalog/index.js';
 import { deleteSessionsOf } from './login.js';
-import { publishDeactivation, publishReactivation } from './activation.js';
+import { directGroupIds, publishDeactivation, publishReactivation } from './activation.js';
+import { publishSightChanges, sightOf } from './sight.js';
 import { channelVisibility, publishChannelVisibilityChange } from '../channels/events.js';
 
 export const cannotDeactivateLastUser = (isLastOwner: boolean) => {
@@ -64,6 +65,8 @@ function publishSystemGroupChanges(actor: RealmActor, before: Map<number, Set<nu
 async function deactivate(actor: RealmActor, target: User): Promise<void> {
   const bots = target.isBot ? [] : actor.state.activeUsers().filter((u) => u.isBot && u.botOwnerId === target.id);
   const affected = [target, ...bots];
+  const sight = sightOf(actor, affected);
+  const groupIds = new Map(affected.map((u) => [u.id, directGroupIds(actor, u)]));
   await actor.sql.begin(async (tx) => {
     for (const u of affected) await saveUser(tx, { ...u, isActive: false });
     // Zulip's delete_user_sessions: a reactivated user logs in again.
@@ -78,10 +81,12 @@ async function deactivate(actor: RealmActor, target: User): Promise<void> {
   await revokeInvitesOf(actor, target.id);
   await revokeEmailInvitesOf(actor, target.id);
   for (const u of affected) {
-    publishDeactivation(actor, u);
+    publishDeactivation(actor, u, groupIds.get(u.id)!);
     publishRealmUserUpdate(actor, u, { is_active: false });
     if (u.isBot) publishBotUpdate(actor, u, { is_active: false });
   }
+  // Guests who saw the user only through a channel lose sight of it (`realm_user` remove).
+  publishSightChanges(actor, sight);
 }
 
 /** DELETE /users/{id}: administrators; owners only by owners; never the last owner. */
@@ -122,7 +127,10 @@ export function deactivateBot(actor: RealmActor, acting: User, botId: number): P
 
 /** Reactivates a user or bot. */
 async function reactivate(actor: RealmActor, target: User): Promise<void> {
+  const sight = sightOf(actor, [target]);
   const updated = await writeUser(actor, target, { isActive: true });
+  // Guests who share a channel with the user see it again: the user in full first.
+  publishSightChanges(actor, sight);
   publishRealmUserUpdate(actor, updated, { is_active: true });
   if (updated.isBot) publishBotUpdate(actor, updated, { is_active: true });
   publishReactivation(actor, updated);

@@ -26,7 +26,12 @@ export interface Sight {
 export function limitedSight(actor: RealmActor, userIds?: readonly number[]): Sight {
   const { state } = actor;
   const users = userIds ? userIds.map((id) => state.users.get(id)).filter((u): u is User => u !== undefined) : [...state.users.values()];
-  const viewers = userIds ? users.filter((u) => u.isActive) : state.activeUsers();
+  return sightOf(actor, users, userIds ? users.filter((u) => u.isActive) : state.activeUsers());
+}
+
+/** Which of `users` each of `viewers` who may not see everyone sees (all active users by default). */
+export function sightOf(actor: RealmActor, users: readonly User[], viewers: readonly User[] = actor.state.activeUsers()): Sight {
+  const { state } = actor;
   const seen = new Map<number, Set<number>>();
   for (const viewer of viewers) {
     if (canAccessAllUsers(state, viewer)) continue;
@@ -44,7 +49,8 @@ export function publishSightChanges(actor: RealmActor, before: Sight): void {
   for (const [viewerId, was] of before.seen) {
     const viewer = state.users.get(viewerId);
     if (!viewer?.isActive) continue;
-    for (const u of before.users) {
+    for (const looked of before.users) {
+      const u = state.users.get(looked.id) ?? looked; // as it is now (activated, deactivated)
       const sees = canAccessUser(state, viewer, u);
       if (sees && !was.has(u.id)) {
         actor.events.publish((queue) => realmUserAddEvent(formatUser(config, actor.realm, viewer, u, { clientGravatar: queue.opts.clientGravatar })), [viewerId]);
