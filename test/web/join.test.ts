@@ -39,8 +39,9 @@ async function showsError(page: Page, message: string): Promise<void> {
 }
 
 /** The page's own view of who is logged in (its session cookie), or the error code. */
-function whoAmI(page: Page): Promise<{ email?: string; full_name?: string; code?: string }> {
-  return page.evaluate(() => fetch('/json/users/me').then((r) => r.json()));
+type Me = { email?: string; full_name?: string; code?: string };
+function whoAmI(page: Page): Promise<Me> {
+  return page.evaluate(() => fetch('/json/users/me').then((r) => r.json() as Promise<Me>));
 }
 
 async function userEmails(): Promise<string[]> {
