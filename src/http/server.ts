@@ -245,7 +245,9 @@ export class FrontServer {
       if (asset) this.web.write(res, req, asset);
       else this.onRequest(res, req);
     };
-    for (const pattern of ['/', '/assets/*', '/static/*']) this.app.get(pattern, serveWeb);
+    for (const pattern of ['/', '/assets/*', '/static/*', '/join/*']) this.app.get(pattern, serveWeb);
+    // An invitation's link answers HEAD too (mail scanners and link previews check it first).
+    this.app.head('/join/*', serveWeb);
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
 

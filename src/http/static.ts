@@ -52,6 +52,9 @@ interface Asset {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** An invitation email's link, `/join/<key>/`: the page, which shows the join form. */
+const JOIN_PAGE = /^\/join\/[^/]+\/?$/;
+
 /** Whether an Accept-Encoding header accepts a coding (a `;q=0` refuses it). */
 export function accepts(header: string, coding: string): boolean {
   for (const part of header.toLowerCase().split(',')) {
@@ -101,7 +104,7 @@ export class WebAssets {
 
   /** The file a GET path names, or undefined (the caller answers 404). */
   find(url: string): Asset | undefined {
-    if (url === '/') return this.files.get('/index.html');
+    if (url === '/' || JOIN_PAGE.test(url)) return this.files.get('/index.html');
     if (url.startsWith('/static/generated/emoji/') && url === emojiDataPath()) {
       const body = Buffer.from(emojiDataBody());
       return (this.emoji ??= { type: TYPES['.json']!, body, gzip: gzipSync(body), cacheControl: IMMUTABLE });
@@ -110,8 +113,12 @@ export class WebAssets {
     return this.files.get(url);
   }
 
-  /** Writes a found file; the body as the client's Accept-Encoding allows. */
+  /**
+   * Writes a found file; the body as the client's Accept-Encoding allows. A HEAD request
+   * gets the same headers and length without the body.
+   */
   write(res: HttpResponse, req: HttpRequest, asset: Asset): void {
+    const head = req.getMethod() === 'head';
     const acceptEncoding = req.getHeader('accept-encoding');
     let body = asset.body;
     let encoding: string | undefined;
@@ -129,7 +136,14 @@ export class WebAssets {
         res.writeHeader('X-Frame-Options', 'DENY');
         res.writeHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
       }
-      res.end(body);
+      // The length by hand, as the front's other HEAD answers: uWebSockets'
+      // endWithoutBody(length) leaves the connection unusable for the next request.
+      if (head) {
+        res.writeHeader('Content-Length', String(body.length));
+        res.endWithoutBody();
+      } else {
+        res.end(body);
+      }
     });
   }
 }

@@ -1,4 +1,5 @@
-// Entry: shows the login form, or the app when the browser still has a session.
+// Entry: shows the login form, or the app when the browser still has a session; at an
+// invitation link (`/join/<key>/`), the join form whether or not there is a session.
 import { render } from 'preact';
 import './styles.css';
 import { App } from './ui/App';
@@ -12,7 +13,25 @@ whenLoggedOut(() => {
   changed();
 });
 
+/** The key of an invitation link's address, or null. */
+function joinKey(): string | null {
+  const raw = /^\/join\/([^/]+)\/?$/.exec(location.pathname)?.[1];
+  if (!raw) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 async function boot(): Promise<void> {
+  const key = joinKey();
+  if (key) {
+    store.joinKey = key;
+    store.phase = 'join';
+    changed();
+    return;
+  }
   if (!csrfToken()) {
     store.phase = 'login';
     changed();

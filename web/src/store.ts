@@ -29,7 +29,9 @@ export interface UnreadInfo {
 export type Overlay = null | 'settings' | 'admin' | 'help' | 'drafts';
 
 export const store = {
-  phase: 'loading' as 'loading' | 'login' | 'ready',
+  phase: 'loading' as 'loading' | 'login' | 'join' | 'ready',
+  /** The key of the invitation link the page was opened at (`/join/<key>/`). */
+  joinKey: null as string | null,
   fatal: null as string | null,
   me: 0,
   isAdmin: false,

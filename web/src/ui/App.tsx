@@ -1,9 +1,11 @@
-// The page: the login form, or the header (search, menus), the sidebar of channels and
-// conversations, the feed with its compose box, and the user list.
+// The page: the login form (or an invitation link's join form), or the header (search,
+// menus), the sidebar of channels and conversations, the feed with its compose box, and the
+// user list.
 import { useEffect } from 'preact/hooks';
 import { useStore } from '../hooks';
 import { store, changed } from '../store';
 import { Login } from './Login';
+import { Join } from './Join';
 import { Sidebar } from './Sidebar';
 import { FeedView } from './Feed';
 import { Compose } from './Compose';
@@ -93,6 +95,7 @@ export function App() {
   useEffect(applyTheme);
 
   if (store.phase === 'loading') return <p class="loading">Loading…</p>;
+  if (store.phase === 'join' && store.joinKey) return <Join inviteKey={store.joinKey} />;
   if (!ready) return <Login />;
   return (
     <div class={`app ${store.leftOpen ? 'left-open' : ''} ${store.rightOpen ? 'right-open' : ''}`}>
