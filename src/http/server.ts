@@ -245,9 +245,12 @@ export class FrontServer {
       if (asset) this.web.write(res, req, asset);
       else this.onRequest(res, req);
     };
-    for (const pattern of ['/', '/assets/*', '/static/*', '/join/*']) this.app.get(pattern, serveWeb);
-    // An invitation's link answers HEAD too (mail scanners and link previews check it first).
-    this.app.head('/join/*', serveWeb);
+    // HEAD as GET without the body, as for every other path (mail scanners and link
+    // previews check an invitation's link first).
+    for (const pattern of ['/', '/assets/*', '/static/*', '/join/*']) {
+      this.app.get(pattern, serveWeb);
+      this.app.head(pattern, serveWeb);
+    }
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
 

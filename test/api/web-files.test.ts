@@ -9,9 +9,9 @@ import { accepts } from '../../src/http/static.js';
 import { csrfCookieName, readCookie, sessionCookieName, sessionCookies } from '../../src/http/session.js';
 
 /** A raw GET that keeps the body as bytes (the helper would parse JSON). */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: port(), path, headers: { Host: `localhost:${port()}`, ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port: port(), path, method, headers: { Host: `localhost:${port()}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -54,6 +54,21 @@ describe('the page and its files', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(br.body.length).toBeLessThan(plain.body.length);
+  });
+
+  it('answers HEAD of the page and its files as GET, without the body', async () => {
+    const page = await get('/');
+    const script = /src="(\/assets\/index-[\w-]+\.js)"/.exec(page.body.toString())![1]!;
+    for (const path of ['/', script]) {
+      const full = await get(path, { 'Accept-Encoding': 'gzip' });
+      const head = await get(path, { 'Accept-Encoding': 'gzip' }, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      for (const name of ['content-type', 'cache-control', 'content-security-policy', 'content-encoding']) expect(head.headers[name]).toEqual(full.headers[name]);
+      expect(Number(head.headers['content-length'])).toBe(full.body.length);
+    }
+    // The connection stays usable after a HEAD (keep-alive): the next request is answered.
+    expect((await get('/', {}, 'HEAD')).status).toBe(200);
   });
 
   it('answers other paths with the JSON 404, the page only at /', async () => {
