@@ -209,6 +209,15 @@ describe('one-command start on the embedded database', { timeout: 120_000 }, () 
     }
   });
 
+  it('finds a message by full-text search as soon as it is sent', async () => {
+    const root = { host: `localhost:${server!.port}`, auth: [demo.email, demo.apiKey] as [string, string] };
+    const sent = await request({ method: 'POST', path: '/messages', ...root, form: { type: 'direct', to: JSON.stringify([demo.email]), content: 'the quartermaster counts marmalade jars' } });
+    expect(sent.body.result, JSON.stringify(sent.body)).toBe('success');
+    const narrow = JSON.stringify([{ operator: 'search', operand: 'marmalade' }]);
+    const found = await request({ path: `/messages?anchor=newest&num_before=10&num_after=0&narrow=${encodeURIComponent(narrow)}`, ...root, method: 'GET' });
+    expect((found.body.messages as { id: number }[]).map((m) => m.id)).toEqual([sent.body.id]);
+  });
+
   it('keeps concurrent clients of the embedded Postgres apart (the CLI connects the same way)', async () => {
     // The endpoint the server publishes for tools; several connections at once, with
     // transactions, as the server's own pool and the CLI use it.
