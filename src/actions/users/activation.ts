@@ -75,36 +75,29 @@ function publishLeftGroupsToUnseeing(actor: RealmActor, user: User, groupIds: re
   const unseeing = state.activeUsers().filter((u) => !seeing.has(u.id)).map((u) => u.id);
   if (unseeing.length === 0) return;
   for (const id of groupIds) actor.events.publish(userGroupMembersEvent('remove_members', id, [user.id]), unseeing);
+  publishGroupSettingsNaming(actor, user, unseeing);
+}
+
+/** Realm and group settings whose anonymous group names the user: their value now, to `audience`. */
+function publishGroupSettingsNaming(actor: RealmActor, user: User, audience: readonly number[]): void {
+  const { state } = actor;
   for (const name of Object.keys(REALM_PERMISSION_SETTINGS)) {
     const value = realmGroupSetting(state, name);
-    if (names(value, user.id)) actor.events.publish(realmUpdateDictEvent({ [name]: formatGroupSetting(state, value) }), unseeing);
+    if (names(value, user.id)) actor.events.publish(realmUpdateDictEvent({ [name]: formatGroupSetting(state, value) }), audience);
   }
   for (const group of state.groups.values()) {
     for (const name of Object.keys(USER_GROUP_SETTINGS)) {
       const value = groupSettingOf(state, group, name);
-      if (names(value, user.id)) actor.events.publish(userGroupUpdateEvent(group.id, { [name]: formatGroupSetting(state, value) }), unseeing);
+      if (names(value, user.id)) actor.events.publish(userGroupUpdateEvent(group.id, { [name]: formatGroupSetting(state, value) }), audience);
     }
   }
 }
 
 /** After a reactivation: subscriber lists, group memberships and settings take the user back. */
 export function publishReactivation(actor: RealmActor, user: User): void {
-  const { state } = actor;
   publishPeerEvents(actor, 'peer_add', new Map(subscribedChannels(actor, user).map((s) => [s, new Set([user.id])])));
-  const everyone = state.activeUsers().map((u) => u.id);
-  for (const group of state.groups.values()) {
-    const member = group.isSystemGroup ? isDirectSystemMember(state, group, user) : group.members.has(user.id);
-    if (member) actor.events.publish(userGroupMembersEvent('add_members', group.id, [user.id]), everyone);
-  }
-  for (const name of Object.keys(REALM_PERMISSION_SETTINGS)) {
-    const value = realmGroupSetting(state, name);
-    if (names(value, user.id)) actor.events.publish(realmUpdateDictEvent({ [name]: formatGroupSetting(state, value) }), everyone);
-  }
-  for (const group of state.groups.values()) {
-    for (const name of Object.keys(USER_GROUP_SETTINGS)) {
-      const value = groupSettingOf(state, group, name);
-      if (names(value, user.id)) actor.events.publish(userGroupUpdateEvent(group.id, { [name]: formatGroupSetting(state, value) }), everyone);
-    }
-  }
+  const everyone = actor.state.activeUsers().map((u) => u.id);
+  for (const id of directGroupIds(actor, user)) actor.events.publish(userGroupMembersEvent('add_members', id, [user.id]), everyone);
+  publishGroupSettingsNaming(actor, user, everyone);
   publishChannelSettingsNaming(actor, user);
 }
