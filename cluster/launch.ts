@@ -5,6 +5,7 @@
 // SIGTERM, and exits when the children have exited. It restarts nothing: a process that dies
 // stays dead (kill one to watch its realms move).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVER_NODE_FLAGS } from '../src/nodeFlags.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
@@ -28,8 +29,9 @@ interface Child {
 
 function start(name: string, role: 'front' | 'worker', env: NodeJS.ProcessEnv, onLine: (line: string) => void): Child {
   const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
-  // Node flags given to the launcher (--cpu-prof, --max-old-space-size …) apply to every process it starts.
-  const proc = spawn(process.execPath, [...process.execArgv, main, '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The server's flags, then those given to the launcher (--cpu-prof, --max-old-space-size …),
+  // which win where both set one: they apply to every process it starts.
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...process.execArgv, main, '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [proc.stdout!, proc.stderr!]) {
     let rest = '';
     stream.on('data', (d: Buffer) => {

@@ -2,6 +2,7 @@
 // running deployment given by URL.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVER_NODE_FLAGS } from '../../src/nodeFlags.js';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -94,7 +95,7 @@ async function spawnTarget(entry: string, args: string[], env: Record<string, st
   const logFile = path.join(RESULTS_DIR, `${settings.runStamp}-${label}.log`);
   const log = createWriteStream(logFile);
   const externalHost = `localhost:${settings.port}`;
-  const child = spawn(process.execPath, [...(settings.nodeArgs ?? []), script, ...args], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(settings.nodeArgs ?? []), script, ...args], {
     cwd: REPO_ROOT,
     // Its own process group, so stopping it also stops whatever it forks.
     detached: true,
