@@ -7,6 +7,8 @@ export interface Failure {
   status: number;
   code?: string;
   at: number;
+  /** A writer's failed send: what it tried to send. */
+  content?: string;
 }
 
 /** Sends direct messages to itself (or what `message` makes) as fast as the interval allows, one at a time. */
@@ -42,7 +44,7 @@ export class Writer {
       const at = Date.now();
       this.samples.push({ start: sentAt, end: at, status: r.status });
       if (r.status === 200) this.acked.push({ id: r.body.id as number, content, sentAt, at });
-      else this.failed.push({ status: r.status, code: r.body.code as string, at });
+      else this.failed.push({ status: r.status, code: r.body.code as string, at, content });
       await new Promise((res) => setTimeout(res, this.intervalMs));
     }
   }
