@@ -41,8 +41,17 @@ export function canAccessUser(state: RealmState, viewer: User, target: User): bo
 
 /** Ids of the active users who can see `target`: the audience of events about it. */
 export function usersWhoCanAccess(state: RealmState, target: User): number[] {
+  return activeUserIds(state, (u) => canAccessUser(state, u, target));
+}
+
+/** Ids of the active users who cannot see `target` (guests, where the realm limits their sight). */
+export function usersWhoCannotAccess(state: RealmState, target: User): number[] {
+  return activeUserIds(state, (u) => !canAccessUser(state, u, target));
+}
+
+function activeUserIds(state: RealmState, keep: (u: User) => boolean): number[] {
   const out: number[] = [];
-  for (const u of state.users.values()) if (u.isActive && canAccessUser(state, u, target)) out.push(u.id);
+  for (const u of state.users.values()) if (u.isActive && keep(u)) out.push(u.id);
   return out;
 }
 

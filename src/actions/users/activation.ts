@@ -15,7 +15,7 @@ import { groupSettingOf, isDirectSystemMember } from '../../views/groups.js';
 import { hasCapability } from '../../events/shape.js';
 import { realmUpdateDictEvent, userGroupMembersEvent, userGroupUpdateEvent } from '../../events/catalog/index.js';
 import { channelChanged, publishPeerEvents } from '../channels/events.js';
-import { usersWhoCanAccess } from '../../permissions/userAccess.js';
+import { usersWhoCannotAccess } from '../../permissions/userAccess.js';
 
 const names = (value: GroupSettingValue, userId: number) => typeof value === 'object' && value.direct_members.includes(userId);
 
@@ -71,8 +71,7 @@ export function publishDeactivation(actor: RealmActor, user: User, groupIds: rea
  */
 function publishLeftGroupsToUnseeing(actor: RealmActor, user: User, groupIds: readonly number[]): void {
   const { state } = actor;
-  const seeing = new Set(usersWhoCanAccess(state, user));
-  const unseeing = state.activeUsers().filter((u) => !seeing.has(u.id)).map((u) => u.id);
+  const unseeing = usersWhoCannotAccess(state, user);
   if (unseeing.length === 0) return;
   for (const id of groupIds) actor.events.publish(userGroupMembersEvent('remove_members', id, [user.id]), unseeing);
   publishGroupSettingsNaming(actor, user, unseeing);

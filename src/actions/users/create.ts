@@ -7,7 +7,7 @@ import type { Sql } from '../../db/connect.js';
 import type { RealmActor } from '../../realm/actor.js';
 import { ROLES, Role, type User, type UserSettings } from '../../model/types.js';
 import { newUserSettings } from '../../permissions/realmDefaults.js';
-import { usersWhoCanAccess } from '../../permissions/userAccess.js';
+import { usersWhoCanAccess, usersWhoCannotAccess } from '../../permissions/userAccess.js';
 import { formatUser } from '../../views/users.js';
 import { publishPlaceholderAdd } from './sight.js';
 import { realmUserAddEvent, userGroupMembersEvent } from '../../events/catalog/index.js';
@@ -91,10 +91,7 @@ export function announceUser(actor: RealmActor, user: User): void {
   );
   // Those who may not see the new user learn of an "Unknown user" in its place, as in Zulip's
   // notify_created_user. Bots are seen by everyone.
-  if (!user.isBot) {
-    const seeing = new Set(viewers);
-    publishPlaceholderAdd(actor, user.id, actor.state.activeUsers().filter((u) => !seeing.has(u.id)).map((u) => u.id));
-  }
+  if (!user.isBot) publishPlaceholderAdd(actor, user.id, usersWhoCannotAccess(actor.state, user));
   // Clients keep system group membership: the new user joins its role's groups (as Zulip's
   // do_create_user tells everyone).
   const everyone = actor.state.activeUsers().map((u) => u.id);

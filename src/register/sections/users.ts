@@ -123,7 +123,6 @@ function patchList(list: ListBytes, changed: readonly number[], texts: ReadonlyM
  * user's entry made again, in the list it now belongs to), instead of making every entry again.
  */
 function patchLists(actor: RealmActor, lists: UserLists, viewer: User, viewerClass: number, clientGravatar: boolean, changedIds: readonly number[]): void {
-  const { config } = actor.services;
   const { state } = actor;
   const changed = [...new Set(changedIds)].sort((a, b) => a - b);
   const active = new Map<number, string>();
@@ -131,14 +130,22 @@ function patchLists(actor: RealmActor, lists: UserLists, viewer: User, viewerCla
   for (const id of changed) {
     const u = state.users.get(id);
     if (!u) continue;
-    const values = state.profileValues.get(id);
-    const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
-    const text = registerUserJson(config, actor.realm, viewer, u, clientGravatar, profileData, roleSeesRealEmail(viewerClass, u));
-    (u.isActive ? active : inactive).set(id, text);
+    (u.isActive ? active : inactive).set(id, userEntry(actor, viewer, u, clientGravatar, roleSeesRealEmail(viewerClass, u)));
   }
   lists.active = patchList(lists.active, changed, active);
   lists.inactive = patchList(lists.inactive, changed, inactive);
   lists.usersVersion = state.usersVersion;
+}
+
+/**
+ * A user's entry in register's lists as `viewer` sees it (`realEmailVisible`: by the viewer's
+ * class when the entry is shared by the class; by default, the viewer's own right).
+ */
+function userEntry(actor: RealmActor, viewer: User, u: User, clientGravatar: boolean, realEmailVisible?: boolean): string {
+  const { state } = actor;
+  const values = state.profileValues.get(u.id);
+  const profileData = values && values.size > 0 ? () => profileDataFor(state, u.id) : null;
+  return registerUserJson(actor.services.config, actor.realm, viewer, u, clientGravatar, profileData, realEmailVisible);
 }
 
 function buildLists(actor: RealmActor, viewer: User, viewerClass: number, clientGravatar: boolean): UserLists {
@@ -149,10 +156,8 @@ function buildLists(actor: RealmActor, viewer: User, viewerClass: number, client
   const inactive: { ids: number[]; texts: string[] } = { ids: [], texts: [] };
   for (const id of ids) {
     const u = state.users.get(id)!;
-    const values = state.profileValues.get(id);
-    const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
     // The class's view of everyone, the viewer too: its own entry is put in at each register.
-    const text = registerUserJson(config, actor.realm, viewer, u, clientGravatar, profileData, roleSeesRealEmail(viewerClass, u));
+    const text = userEntry(actor, viewer, u, clientGravatar, roleSeesRealEmail(viewerClass, u));
     // The list a user is in says whether it is active.
     const list = u.isActive ? active : inactive;
     list.ids.push(id);
@@ -254,9 +259,7 @@ export function realmUserSection(actor: RealmActor, user: User, args: RegisterAr
         if (placeholders) active.push(JSON.stringify(inaccessibleUserView(config, actor.realm, id)));
         continue;
       }
-      const values = state.profileValues.get(id);
-      const profileData = values && values.size > 0 ? () => profileDataFor(state, id) : null;
-      (u.isActive ? active : inactive).push(registerUserJson(config, actor.realm, user, u, args.client_gravatar, profileData));
+      (u.isActive ? active : inactive).push(userEntry(actor, user, u, args.client_gravatar));
     }
     lists = { realm_users: new JsonText(`[${active.join(',')}]`), realm_non_active_users: new JsonText(`[${inactive.join(',')}]`) };
   }
