@@ -5,6 +5,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 import type { Readable } from 'node:stream';
 import type { FileStorage } from '../storage/index.js';
 import type { FileToServe } from './contract.js';
+import { endHead } from './headAnswer.js';
 
 export type ByteRange = { start: number; end?: number };
 
@@ -122,9 +123,7 @@ export async function serveFile(
     sink.res.cork(() => {
       sink.res.writeStatus('200 OK');
       for (const k in headers) sink.res.writeHeader(k, headers[k]!);
-      // The length by hand, as http/server.ts does for HEAD: endWithoutBody(size) spoils keep-alive.
-      sink.res.writeHeader('Content-Length', String(size));
-      sink.res.endWithoutBody();
+      endHead(sink.res, size);
     });
     return;
   }

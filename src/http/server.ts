@@ -23,6 +23,7 @@ import { createStorage, type FileStorage } from '../storage/index.js';
 import { checkKey } from '../storage/types.js';
 import { StreamingMultipart } from './upload.js';
 import { serveFile } from './fileResponse.js';
+import { endHead } from './headAnswer.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
@@ -102,11 +103,8 @@ function send(
   const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
   res.cork(() => {
     writeHead(res, status, headers, contentType, cookies);
-    // The GET's length by hand: uWebSockets' endWithoutBody(length) leaves the connection
-    // unusable for the next request on it; a plain header keeps keep-alive working.
     if (p.head) {
-      res.writeHeader('Content-Length', String(Buffer.byteLength(text)));
-      res.endWithoutBody();
+      endHead(res, Buffer.byteLength(text));
     } else {
       res.end(text);
     }
@@ -167,8 +165,7 @@ function writePieces(
   res.cork(() => {
     writeHead(res, status, headers, contentType, cookies);
     if (p.head) {
-      res.writeHeader('Content-Length', String(total));
-      res.endWithoutBody();
+      endHead(res, total);
       finished();
     } else if (!pump()) {
       res.onWritable(() => pump());

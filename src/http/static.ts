@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { emojiDataBody, emojiDataPath } from './emojiData.js';
+import { endHead } from './headAnswer.js';
 
 /** Where `npm run build` writes the client: dist/web beside dist/src. */
 export const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -136,11 +137,8 @@ export class WebAssets {
         res.writeHeader('X-Frame-Options', 'DENY');
         res.writeHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
       }
-      // The length by hand, as the front's other HEAD answers: uWebSockets'
-      // endWithoutBody(length) leaves the connection unusable for the next request.
       if (head) {
-        res.writeHeader('Content-Length', String(body.length));
-        res.endWithoutBody();
+        endHead(res, body.length);
       } else {
         res.end(body);
       }
