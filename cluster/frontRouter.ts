@@ -4,6 +4,9 @@
 // is retried after re-reading membership, for up to REROUTE_BUDGET_MS, so a client does not
 // notice a realm moving. A request that may have reached a worker which then vanished is
 // retried only if it is a GET; a write gets 502 (it may or may not have been applied).
+// Long-polls travel on a connection of their own to each worker: under a fan-out, their
+// answers fill that connection's buffers and would otherwise hold a send and its answer
+// behind them.
 import type { Logger } from '../src/log.js';
 import type { ApiRequest, ApiResponse, Router } from '../src/http/contract.js';
 import { errorResponse } from '../src/http/envelope.js';
@@ -29,7 +32,8 @@ const error = (status: number, code: string, msg: string): ApiResponse => errorR
 const RETRY_WAITS_MS = [0, 25, 50, 100, 200, 250];
 
 export class ClusterRouter implements Router {
-  private readonly clients = new Map<string, WorkerClient>();
+  /** Per worker: the connection for long-polls, and the one for every other request. */
+  private readonly clients = new Map<string, { polls: WorkerClient; requests: WorkerClient }>();
   private readonly calls = new Map<string, Call>();
   private readonly cancelled = new Set<string>();
   private suspectUntil = 0;
@@ -45,12 +49,16 @@ export class ClusterRouter implements Router {
 
   /** Live workers and the requests each connection carries (for /health). */
   workers(): { id: string; address: string; pending: number }[] {
-    return this.view.live().map((m) => ({ id: m.id, address: `${m.host}:${m.port}`, pending: this.clients.get(m.id)?.pending ?? 0 }));
+    return this.view.live().map((m) => {
+      const c = this.clients.get(m.id);
+      return { id: m.id, address: `${m.host}:${m.port}`, pending: c ? c.polls.pending + c.requests.pending : 0 };
+    });
   }
 
   async dispatch(req: ApiRequest): Promise<ApiResponse> {
     const deadline = Date.now() + this.o.REROUTE_BUDGET_MS;
-    const timeout = isLongPoll(req) ? this.o.heartbeatSeconds * 1500 + this.o.REQUEST_TIMEOUT_MS : this.o.REQUEST_TIMEOUT_MS;
+    const longPoll = isLongPoll(req);
+    const timeout = longPoll ? this.o.heartbeatSeconds * 1500 + this.o.REQUEST_TIMEOUT_MS : this.o.REQUEST_TIMEOUT_MS;
     let last = 'no worker is available';
     try {
       for (let attempt = 0; ; attempt++) {
@@ -58,7 +66,8 @@ export class ClusterRouter implements Router {
         if (this.closed) return error(503, 'SERVER_NOT_READY', 'Server is shutting down');
         const member = this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
         if (member) {
-          const call = this.client(member).send(req, timeout);
+          const pair = this.client(member);
+          const call = (longPoll ? pair.polls : pair.requests).send(req, timeout);
           this.calls.set(req.id, call);
           const outcome = await call.promise;
           this.calls.delete(req.id);
@@ -104,14 +113,14 @@ export class ClusterRouter implements Router {
     setTimeout(() => this.cancelled.delete(requestId), this.o.REROUTE_BUDGET_MS + 1000).unref();
   }
 
-  private client(member: MemberInfo): WorkerClient {
-    let client = this.clients.get(member.id);
-    if (!client) {
-      client = new WorkerClient(member, {
+  private client(member: MemberInfo): { polls: WorkerClient; requests: WorkerClient } {
+    let pair = this.clients.get(member.id);
+    if (!pair) {
+      const options = {
         frontId: this.o.frontId,
         maxInFlight: this.o.MAX_IN_FLIGHT,
         log: this.log,
-        onReachability: (m, reachable) => {
+        onReachability: (m: MemberInfo, reachable: boolean) => {
           if (reachable) return;
           // Its key may be about to expire: read membership often for a while.
           this.log.warn({ worker: m.id }, 'worker unreachable');
@@ -121,29 +130,34 @@ export class ClusterRouter implements Router {
             if (Date.now() >= this.suspectUntil) this.view.suspect(false);
           }, 10_000).unref();
         },
-      });
-      this.clients.set(member.id, client);
+      };
+      pair = { polls: new WorkerClient(member, options), requests: new WorkerClient(member, options) };
+      this.clients.set(member.id, pair);
     }
-    return client;
+    return pair;
   }
 
   /** Connections to workers that left membership stop taking requests and close when idle. */
   private retireDeparted(): void {
-    for (const [id, client] of this.clients) {
+    for (const [id, pair] of this.clients) {
       if (this.view.member(id)) continue;
       this.clients.delete(id);
-      client.retire();
+      pair.polls.retire();
+      pair.requests.retire();
     }
   }
 
   /** Front shutting down: workers answer parked long-polls now (with no events). */
   releasePolls(): void {
-    for (const client of this.clients.values()) client.releasePolls();
+    for (const pair of this.clients.values()) pair.polls.releasePolls();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const client of this.clients.values()) client.close();
+    for (const pair of this.clients.values()) {
+      pair.polls.close();
+      pair.requests.close();
+    }
     this.clients.clear();
   }
 }
