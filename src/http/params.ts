@@ -95,6 +95,20 @@ function refuseNul(name: string, raw: unknown, parsed: unknown): void {
   throw new ApiError('BAD_REQUEST', NUL_MESSAGES[name] ?? `${name} contains NULL (0x00) characters.`, 400, { var_name: name });
 }
 
+/**
+ * A schema's answer to an absent value, where that answer is a primitive (a default of false
+ * or 0, undefined for an optional parameter, or a failure): the same each time, so asked once.
+ * A default that is an object or array is made anew each time (a handler may change it).
+ */
+const absentAnswers = new WeakMap<z.ZodType, z.ZodSafeParseResult<unknown>>();
+function parseAbsent(schema: z.ZodType): z.ZodSafeParseResult<unknown> {
+  let answer = absentAnswers.get(schema);
+  if (answer) return answer;
+  answer = schema.safeParse(undefined);
+  if (!answer.success || answer.data === null || typeof answer.data !== 'object') absentAnswers.set(schema, answer);
+  return answer;
+}
+
 export function parseParams<P extends ParamSpec>(
   spec: P,
   raw: RawParams,
@@ -103,7 +117,7 @@ export function parseParams<P extends ParamSpec>(
   const args: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(spec)) {
     const value = name in pathParams ? pathParams[name] : raw[name];
-    const parsed = schema.safeParse(value);
+    const parsed = value === undefined ? parseAbsent(schema) : schema.safeParse(value);
     refuseNul(name, value, parsed.success ? parsed.data : undefined);
     if (!parsed.success) {
       if (value === undefined) throw missingArgument(name);
