@@ -5,7 +5,7 @@ import net from 'node:net';
 import type { Logger } from '../../src/log.js';
 import type { ApiRequest } from '../../src/http/contract.js';
 import { internalErrorResponse } from '../../src/http/envelope.js';
-import { bodyJson } from '../../src/http/bodyText.js';
+import { bodyPayload } from '../../src/http/bodyText.js';
 import type { GateOutcome, RealmGate } from '../realmGate.js';
 import type { ShardHost } from '../shardHost.js';
 import { shardOfRequest } from '../queueShards.js';
@@ -76,7 +76,7 @@ export class WorkerServer {
                 // The body goes as the frame's payload, as the JSON the client gets (its bytes
                 // as they are when the worker has them in pieces).
                 const { body, bodyJson: text, bodyBytes, ...rest } = outcome.res;
-                fs.send({ kind: 'response', id: frame.id, res: { ...rest, body: {} } }, bodyBytes ?? text ?? bodyJson(body));
+                fs.send({ kind: 'response', id: frame.id, res: { ...rest, body: {} } }, bodyBytes ?? (text !== undefined ? text + '\n' : bodyPayload(body)));
               } else fs.send({ kind: 'bounce', id: frame.id, reason: outcome.reason });
             },
             (err: unknown) => {

@@ -21,6 +21,16 @@ function keyPrefix(key: string): string {
 
 /** `{"type":"message","message":…,"flags":…` by message object, then by flags array. */
 const messagePrefixes = new WeakMap<object, Map<unknown, string>>();
+/** The same as UTF-8 bytes (see eventsBodyBytes). */
+const messagePrefixBytes = new WeakMap<object, Map<unknown, Buffer>>();
+
+function messageEventPrefixBytes(message: object, flags: unknown): Buffer {
+  let byFlags = messagePrefixBytes.get(message);
+  if (!byFlags) messagePrefixBytes.set(message, (byFlags = new Map()));
+  let prefix = byFlags.get(flags);
+  if (prefix === undefined) byFlags.set(flags, (prefix = Buffer.from(messageEventPrefix(message, flags), 'utf8')));
+  return prefix;
+}
 
 function messageEventPrefix(message: object, flags: unknown): string {
   let byFlags = messagePrefixes.get(message);
@@ -91,4 +101,69 @@ export function bodyJson(body: Record<string, unknown>): string {
     text += (text.length > 1 ? ',' : '') + keyPrefix(key) + part;
   }
   return text + '}';
+}
+
+/**
+ * What a client receives for a body: its JSON (bodyJson) and the newline that ends every
+ * response body. Text, except for a poll's answer with events, which is made as UTF-8 bytes
+ * (see eventsBodyBytes).
+ */
+export function bodyPayload(body: Record<string, unknown>): string | Uint8Array[] {
+  const events = body.events;
+  if (Array.isArray(events) && events.length > 0) return [eventsBodyBytes(body, events)];
+  return bodyJson(body) + '\n';
+}
+
+/**
+ * bodyJson(body) and its newline as UTF-8 bytes, for a body with events. Each message
+ * event's bytes up to its `"id"` are kept once per message object and flags array (as its
+ * text is) and copied into the answer; only the text between them is encoded. Made as one
+ * string, a poll's answer of tens of events was first joined, then scanned and encoded whole.
+ */
+function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): Buffer {
+  const parts: (string | Buffer)[] = [];
+  let text = '{';
+  let first = true;
+  for (const key in body) {
+    const value = body[key];
+    if (value !== events) {
+      const part = JSON.stringify(value);
+      if (part === undefined) continue; // left out, as JSON.stringify does
+      text += (first ? '' : ',') + keyPrefix(key) + part;
+      first = false;
+      continue;
+    }
+    text += (first ? '' : ',') + keyPrefix(key) + '[';
+    first = false;
+    for (let i = 0; i < events.length; i++) {
+      const e: unknown = events[i];
+      if (i > 0) text += ',';
+      if (e !== null && typeof e === 'object' && !Array.isArray(e)) {
+        const event = e as Record<string, unknown>;
+        if (isPlainMessageEvent(event) && typeof event.id === 'number') {
+          parts.push(text, messageEventPrefixBytes(event.message, event.flags));
+          text = ',"id":' + String(event.id) + '}';
+        } else {
+          text += eventJson(event);
+        }
+      } else {
+        text += JSON.stringify(e) ?? 'null';
+      }
+    }
+    text += ']';
+  }
+  parts.push(text + '}\n');
+  let total = 0;
+  for (const part of parts) total += typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      at += out.write(part, at, 'utf8');
+    } else {
+      out.set(part, at);
+      at += part.length;
+    }
+  }
+  return out;
 }

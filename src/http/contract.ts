@@ -78,7 +78,8 @@ export interface ApiResponse {
   /**
    * The whole body as UTF-8 JSON in pieces written one after the other, when the worker made
    * it ahead from bytes it keeps (register's user lists): `body` then holds only the envelope.
-   * The front writes the pieces as they are, without joining them.
+   * They end with the newline that ends every response body. The front writes the pieces as
+   * they are, without joining them.
    */
   bodyBytes?: readonly Uint8Array[];
   /**

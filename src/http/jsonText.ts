@@ -31,8 +31,8 @@ export function hasJsonText(body: Record<string, unknown>): boolean {
 /**
  * The JSON of a body whose top-level values may be JsonText or JsonBytes (the same JSON
  * JSON.stringify would give had those values been the objects they stand for), as UTF-8
- * pieces to be written in order: JsonBytes values are passed on as they are (not copied), the
- * text between them is encoded once.
+ * pieces to be written in order, with the newline that ends a response body: JsonBytes
+ * values are passed on as they are (not copied), the text between them is encoded once.
  */
 export function spliceJsonBytes(body: Record<string, unknown>): Uint8Array[] {
   const parts: Uint8Array[] = [];
@@ -53,6 +53,6 @@ export function spliceJsonBytes(body: Record<string, unknown>): Uint8Array[] {
     text += (first ? '' : ',') + JSON.stringify(key) + ':' + part;
     first = false;
   }
-  parts.push(Buffer.from(text + '}', 'utf8'));
+  parts.push(Buffer.from(text + '}\n', 'utf8'));
   return parts;
 }

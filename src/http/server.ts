@@ -16,7 +16,7 @@ import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import { THUMBNAIL_PATH, thumbnailTarget } from './thumbnailLink.js';
 import type { RawParams } from './params.js';
-import { bodyJson } from './bodyText.js';
+import { bodyPayload } from './bodyText.js';
 import { WebAssets } from './static.js';
 import { jsonRequestFields, readCookie, sessionCookieName } from './session.js';
 import { createStorage, type FileStorage } from '../storage/index.js';
@@ -77,12 +77,9 @@ const statusLine = (status: number): string => {
   return line;
 };
 
-/** What ends every JSON body. */
-const NEWLINE = Buffer.from('\n');
-
 /**
- * Sends a response; `body` is text, an envelope object (made JSON here) or the JSON's UTF-8
- * bytes in pieces (see writePieces).
+ * Sends a response; `body` is text, an envelope object (made JSON here, see bodyPayload) or
+ * the JSON's UTF-8 bytes in pieces, its final newline included (see writePieces).
  */
 function send(
   p: Pending,
@@ -99,8 +96,9 @@ function send(
   }
   p.aborted = true;
   const res = p.res;
-  if (Array.isArray(body)) return writePieces(p, status, body as Uint8Array[], headers, contentType, cookies, written);
-  const text = typeof body === 'string' ? body : bodyJson(body as Record<string, unknown>) + '\n';
+  const payload = typeof body === 'string' || Array.isArray(body) ? body : bodyPayload(body as Record<string, unknown>);
+  if (typeof payload !== 'string') return writePieces(p, status, payload as Uint8Array[], headers, contentType, cookies, written);
+  const text = payload;
   res.cork(() => {
     writeHead(res, status, headers, contentType, cookies);
     if (p.head) {
@@ -323,7 +321,7 @@ export class FrontServer {
           send(p, e.status, e.body);
         });
       } else {
-        const body = r.bodyBytes !== undefined ? [...r.bodyBytes, NEWLINE] : r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body;
+        const body = r.bodyBytes !== undefined ? r.bodyBytes : r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body;
         send(p, r.status, body, r.headers, undefined, r.cookies, r.releaseBody);
       }
       const ms = performance.now() - started;

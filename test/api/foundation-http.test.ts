@@ -29,15 +29,15 @@ async function multipart(fields: Record<string, string>, file?: { name: string; 
 }
 
 /** The raw response text and headers, for checks the JSON-parsing helper hides. */
-function rawText(path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
+function rawText(path: string, host: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: port(), path, headers: { Host: host, ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port: port(), path, method, headers: { Host: host, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -221,6 +221,22 @@ describe('the envelope', () => {
     expect(body.msg).toBe('');
     expect(body).not.toHaveProperty('code');
     expect(body).not.toHaveProperty('ignored_parameters_unsupported');
+  });
+
+  it('ends with one newline also where the body is made as bytes: register, and a poll with events', async () => {
+    const registered = await rawText('/api/v1/register', owner.host, { Authorization: basic(owner), 'Content-Type': 'application/x-www-form-urlencoded' }, 'POST', 'event_types=%5B%22message%22%5D');
+    expect(registered.status).toBe(200);
+    expect(registered.text.endsWith('}\n')).toBe(true);
+    const queueId = JSON.parse(registered.text).queue_id as string;
+    const sent = await owner.post('/messages', { type: 'direct', to: JSON.stringify([member.userId]), content: 'caf\u00e9 \u2603' });
+    expect(sent.status).toBe(200);
+    const polled = await rawText(`/api/v1/events?queue_id=${encodeURIComponent(queueId)}&last_event_id=-1&dont_block=true`, owner.host, { Authorization: basic(owner) });
+    expect(polled.status).toBe(200);
+    expect(polled.text.endsWith('}\n')).toBe(true);
+    const body = JSON.parse(polled.text);
+    expect(body.events.map((e: { type: string; message?: { id: number } }) => [e.type, e.message?.id])).toEqual([['message', sent.body.id]]);
+    expect(body.events[0].message.content).toContain('caf\u00e9 \u2603');
+    expect(polled.headers['content-length']).toBe(String(Buffer.byteLength(polled.text)));
   });
 
   it('lists unknown parameters in ignored_parameters_unsupported', async () => {

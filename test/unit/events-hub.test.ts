@@ -6,7 +6,7 @@ import { EventQueue, type QueueOptions, type QueueSnapshot } from '../../src/eve
 import { buildMessageFilter, normalizeNarrow } from '../../src/events/narrow.js';
 import { topicForQueue } from '../../src/events/shape.js';
 import type { ServerEvent } from '../../src/events/catalog/index.js';
-import { bodyJson } from '../../src/http/bodyText.js';
+import { bodyJson, bodyPayload } from '../../src/http/bodyText.js';
 
 /** The hub delivers whatever it is given: these tests use small events of their own shapes. */
 const raw = (e: object) => e as unknown as ServerEvent;
@@ -207,7 +207,14 @@ describe('shared message events', () => {
     for (const q of [a, b]) {
       const body = { result: 'success', msg: '', events: q.pending(), queue_id: q.id };
       expect(bodyJson(body)).toBe(JSON.stringify(body));
+      // The bytes a client receives: the same JSON in UTF-8, and the newline that ends it.
+      const payload = bodyPayload(body);
+      expect(Array.isArray(payload)).toBe(true);
+      expect(Buffer.concat(payload as Uint8Array[]).toString('utf8')).toBe(JSON.stringify(body) + '\n');
     }
+    // Answers without events, and other bodies, are text with the same newline.
+    expect(bodyPayload({ result: 'success', msg: '', events: [], queue_id: a.id })).toBe(JSON.stringify({ result: 'success', msg: '', events: [], queue_id: a.id }) + '\n');
+    expect(bodyPayload({ result: 'error', msg: 'caf\u00e9', code: 'BAD_REQUEST' })).toBe('{"result":"error","msg":"caf\u00e9","code":"BAD_REQUEST"}\n');
     expect(b.pending().map((e) => e.id)).toEqual([0, 1, 2]);
     // A queue moved to another process (its snapshot through JSON) serializes the same.
     const moved = EventQueue.restore(JSON.parse(JSON.stringify(b.snapshot())) as QueueSnapshot, null);
