@@ -29,8 +29,6 @@ const MARK = Buffer.from(FANOUT_MARKER.source.split(' ')[0]! + ' ');
 /** Longer than any marker (a phase name and three numbers). */
 const MARKER_MAX_BYTES = 120;
 const DIGITS = /^\d+$/;
-/** FANOUT_MARKER anchored at the start. */
-const MARKER_AT_START = new RegExp(`^${FANOUT_MARKER.source}`);
 
 function marker(match: RegExpExecArray | null): FanoutMarker | null {
   if (!match) return null;
@@ -72,8 +70,33 @@ export function readPollAnswer(body: Buffer): PollAnswer {
   }
   const markers: FanoutMarker[] = [];
   for (let at = body.indexOf(MARK); at >= 0 && at < end; at = body.indexOf(MARK, at + MARK.length)) {
-    const m = marker(MARKER_AT_START.exec(body.toString('latin1', at, Math.min(end, at + MARKER_MAX_BYTES))));
+    const m = markerAt(body, at + MARK.length, Math.min(end, at + MARKER_MAX_BYTES));
     if (m) markers.push(m);
   }
   return { lastEventId, markers };
+}
+
+/** A word character of a regular expression's \w. */
+const isWordByte = (b: number) => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
+const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
+
+/**
+ * The rest of a marker after its first word, read from the bytes as FANOUT_MARKER reads the
+ * text (`(\w+) (\d+) (\d+) (\d+)`, each group as long as it goes), without making the text.
+ */
+function markerAt(body: Buffer, from: number, limit: number): FanoutMarker | null {
+  let i = from;
+  while (i < limit && isWordByte(body[i]!)) i++;
+  if (i === from || i >= limit || body[i] !== 0x20) return null;
+  const phase = body.toString('latin1', from, i);
+  const numbers: number[] = [];
+  for (let n = 0; n < 3; n++) {
+    if (n > 0 && (i >= limit || body[i] !== 0x20)) return null;
+    const start = ++i;
+    let value = 0;
+    while (i < limit && isDigit(body[i]!)) value = value * 10 + body[i++]! - 0x30;
+    if (i === start) return null;
+    numbers.push(value);
+  }
+  return { phase, sentAt: numbers[0]!, scheduledAt: numbers[1]!, seq: numbers[2]! };
 }

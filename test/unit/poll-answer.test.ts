@@ -26,13 +26,14 @@ describe('reading a poll answer from its bytes', () => {
       { type: 'realm_user', op: 'update', person: { user_id: 4, id: 99, full_name: '"id":5}' }, id: 8 },
       { type: 'message', message: message(102, `ünïcode “quoted” \\ ${marker('ph1', 1)} and "id":3}`), flags: ['mentioned'], id: 9 },
       { type: 'message', message: message(103, 'no marker here'), flags: [], id: 10 },
-      { type: 'message', message: message(104, `<p>${marker('ph2', 12)}</p>`), flags: ['read'], id: 11 },
-      { type: 'heartbeat', id: 12 },
+      { type: 'message', message: message(105, 'fanout-bench ph3 5 6, fanout-bench  7 8 9, fanout-bench ph-4 1 2 3'), flags: [], id: 11 },
+      { type: 'message', message: message(104, `<p>${marker('ph2', 12)}</p>`), flags: ['read'], id: 12 },
+      { type: 'heartbeat', id: 13 },
     ];
     const body = answer(events);
     const read = readPollAnswer(body);
     expect(read).toEqual(readPollAnswerParsed(body));
-    expect(read.lastEventId).toBe(12);
+    expect(read.lastEventId).toBe(13);
     expect(read.markers.map((m) => [m.phase, m.seq])).toEqual([['ph1', 0], ['ph1', 1], ['ph2', 12]]);
     expect(read.markers[1]).toEqual({ phase: 'ph1', sentAt: 1_700_000_000_000_001, scheduledAt: 1_700_000_000_001, seq: 1 });
   });
