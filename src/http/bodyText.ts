@@ -117,11 +117,14 @@ export function bodyPayload(body: Record<string, unknown>): string | Uint8Array[
 /**
  * bodyJson(body) and its newline as UTF-8 bytes, for a body with events. Each message
  * event's bytes up to its `"id"` are kept once per message object and flags array (as its
- * text is) and copied into the answer; only the text between them is encoded. Made as one
- * string, a poll's answer of tens of events was first joined, then scanned and encoded whole.
+ * text is) and copied into the answer; the ids are written digit by digit, and only the
+ * other text is encoded.
  */
 function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): Buffer {
-  const parts: (string | Buffer)[] = [];
+  /** Text before each message event, its prefix bytes and id; then the text after the last. */
+  const texts: string[] = [];
+  const prefixes: Buffer[] = [];
+  const ids: number[] = [];
   let text = '{';
   let first = true;
   for (const key in body) {
@@ -140,9 +143,11 @@ function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): Buff
       if (i > 0) text += ',';
       if (e !== null && typeof e === 'object' && !Array.isArray(e)) {
         const event = e as Record<string, unknown>;
-        if (isPlainMessageEvent(event) && typeof event.id === 'number') {
-          parts.push(text, messageEventPrefixBytes(event.message, event.flags));
-          text = ',"id":' + String(event.id) + '}';
+        if (isPlainMessageEvent(event) && typeof event.id === 'number' && Number.isSafeInteger(event.id) && event.id >= 0) {
+          texts.push(text);
+          prefixes.push(messageEventPrefixBytes(event.message, event.flags));
+          ids.push(event.id);
+          text = '';
         } else {
           text += eventJson(event);
         }
@@ -152,18 +157,56 @@ function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): Buff
     }
     text += ']';
   }
-  parts.push(text + '}\n');
+  texts.push(text + '}\n');
   let total = 0;
-  for (const part of parts) total += typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+  for (const t of texts) total += Buffer.byteLength(t, 'utf8');
+  for (let i = 0; i < prefixes.length; i++) total += prefixes[i]!.length + ID_KEY.length + decimalDigits(ids[i]!) + 1;
   const out = Buffer.allocUnsafe(total);
   let at = 0;
-  for (const part of parts) {
-    if (typeof part === 'string') {
-      at += out.write(part, at, 'utf8');
-    } else {
-      out.set(part, at);
-      at += part.length;
+  for (let i = 0; i < prefixes.length; i++) {
+    at = writeText(out, texts[i]!, at);
+    const prefix = prefixes[i]!;
+    out.set(prefix, at);
+    at += prefix.length;
+    for (let k = 0; k < ID_KEY.length; k++) out[at++] = ID_KEY.charCodeAt(k);
+    let id = ids[i]!;
+    const digits = decimalDigits(id);
+    for (let k = at + digits - 1; k >= at; k--) {
+      out[k] = 48 + (id % 10);
+      id = Math.floor(id / 10);
+    }
+    at += digits;
+    out[at++] = 0x7d; // }
+  }
+  out.write(texts[prefixes.length]!, at, 'utf8');
+  return out;
+}
+
+/**
+ * Writes text at `at`, returns where it ends. Most text between two message events is one
+ * comma: short ASCII text is written byte by byte, the rest encoded.
+ */
+function writeText(out: Buffer, text: string, at: number): number {
+  if (text.length <= 8) {
+    let ascii = true;
+    for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) > 0x7f) ascii = false;
+    if (ascii) {
+      for (let k = 0; k < text.length; k++) out[at++] = text.charCodeAt(k);
+      return at;
     }
   }
-  return out;
+  return at + out.write(text, at, 'utf8');
+}
+
+/** `,"id":` between a message event's prefix and its id. */
+const ID_KEY = ',"id":';
+
+/** Digits of a non-negative integer written in decimal. */
+function decimalDigits(n: number): number {
+  let digits = 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    digits++;
+  }
+  return digits;
 }
