@@ -31,7 +31,9 @@ function start(name: string, role: 'front' | 'worker', env: NodeJS.ProcessEnv, o
   const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
   // The server's flags, then those given to the launcher (--cpu-prof, --max-old-space-size …),
   // which win where both set one: they apply to every process it starts.
-  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...process.execArgv, main, '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // (A launcher started with the same flags, as `npm start` does, passes them on once.)
+  const flags = [...SERVER_NODE_FLAGS.filter((f) => !process.execArgv.includes(f)), ...process.execArgv];
+  const proc = spawn(process.execPath, [...flags, main, '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [proc.stdout!, proc.stderr!]) {
     let rest = '';
     stream.on('data', (d: Buffer) => {
