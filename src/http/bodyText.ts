@@ -1,9 +1,9 @@
-// JSON text of queued events. A message event reaches every recipient's queue with that
-// user's flags but one shared message object per client shape (and one flags array per set
-// of flags), so the text of `{"type":"message","message":…,"flags":…` is made once per
-// message object and flags array, and each queue's copy adds its `"id"` (see
-// EventQueue.push, which copies message events with exactly those keys in that order). The
-// text is exactly what JSON.stringify gives for the whole event.
+// JSON of queued events and of response bodies. A message event reaches every recipient's
+// queue with that user's flags but one shared message object per client shape (and one flags
+// array per set of flags), so the text of `{"type":"message","message":…,"flags":…` is made
+// once per message object and flags array, and each queue's event adds its `"id"` (see
+// EventQueue.pending, which gives message events exactly those keys in that order). The text
+// is exactly what JSON.stringify gives for the whole event.
 
 /** JSON of message objects already serialized; they are not changed once published. */
 const messageJson = new WeakMap<object, string>();
@@ -76,46 +76,18 @@ function plainEventJson(event: Record<string, unknown>): string {
 }
 
 /**
- * The JSON text of a response body; an `events` array (a poll's answer) is written event by
- * event with eventJson.
- */
-export function bodyJson(body: Record<string, unknown>): string {
-  const events = body.events;
-  if (!Array.isArray(events) || events.length === 0) return JSON.stringify(body);
-  let text = '{';
-  for (const key in body) {
-    const value = body[key];
-    let part: string | undefined;
-    if (value === events) {
-      part = '[';
-      for (let i = 0; i < events.length; i++) {
-        const e: unknown = events[i];
-        const item = e !== null && typeof e === 'object' && !Array.isArray(e) ? eventJson(e as Record<string, unknown>) : JSON.stringify(e);
-        part += (i > 0 ? ',' : '') + (item ?? 'null');
-      }
-      part += ']';
-    } else {
-      part = JSON.stringify(value);
-    }
-    if (part === undefined) continue;
-    text += (text.length > 1 ? ',' : '') + keyPrefix(key) + part;
-  }
-  return text + '}';
-}
-
-/**
- * What a client receives for a body: its JSON (bodyJson) and the newline that ends every
- * response body. Text, except for a poll's answer with events, which is made as UTF-8 bytes
- * (see eventsBodyBytes).
+ * What a client receives for a body: its JSON (exactly JSON.stringify's) and the newline
+ * that ends every response body. Text, except for a poll's answer with events, which is made
+ * as UTF-8 bytes (see eventsBodyBytes).
  */
 export function bodyPayload(body: Record<string, unknown>): string | Uint8Array[] {
   const events = body.events;
   if (Array.isArray(events) && events.length > 0) return [eventsBodyBytes(body, events)];
-  return bodyJson(body) + '\n';
+  return JSON.stringify(body) + '\n';
 }
 
 /**
- * bodyJson(body) and its newline as UTF-8 bytes, for a body with events. Each message
+ * The JSON of a body with events, and its newline, as UTF-8 bytes. Each message
  * event's bytes up to its `"id"` are kept once per message object and flags array (as its
  * text is) and copied into the answer; the ids are written digit by digit, and only the
  * other text is encoded.

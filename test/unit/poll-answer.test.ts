@@ -3,7 +3,7 @@
 // parsed JSON; an answer in another shape is parsed whole.
 import { describe, expect, it } from 'vitest';
 import { readPollAnswer, readPollAnswerParsed } from '../../bench/lib/pollAnswer.js';
-import { bodyJson } from '../../src/http/bodyText.js';
+import { bodyPayload } from '../../src/http/bodyText.js';
 import { successBody } from '../../src/http/envelope.js';
 import { fanoutMarkerContent } from '../../bench/lib/request-spec.js';
 
@@ -16,7 +16,10 @@ const message = (id: number, content: string) => ({
 });
 
 /** An answer as the server writes it: the envelope, the events, the queue id. */
-const answer = (events: Record<string, unknown>[]) => Buffer.from(bodyJson(successBody({ events, queue_id: 's1-9c5e…' })) + '\n');
+const answer = (events: Record<string, unknown>[]) => {
+  const payload = bodyPayload(successBody({ events, queue_id: 's1-9c5e…' }));
+  return typeof payload === 'string' ? Buffer.from(payload) : Buffer.concat(payload);
+};
 
 describe('reading a poll answer from its bytes', () => {
   it('finds the last event id and the markers, as the parsed answer does', () => {
