@@ -31,7 +31,7 @@ const envSchema = z.object({
   SCHEDULED_SWEEP_SECONDS: z.coerce.number().positive().default(30),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   RENDER_THREADS: z.coerce.number().int().min(1).optional(),
-  RENDER_BUDGET_MS: z.coerce.number().int().positive().default(2000),
+  RENDER_BUDGET_MS: z.coerce.number().int().positive().default(5000),
   /** POST /streams/{id}/delete_topic: messages deleted per batch (Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE). */
   DELETE_TOPIC_BATCH_SIZE: z.coerce.number().int().positive().default(100),
   /** POST /streams/{id}/delete_topic: after this long it answers `complete: false` (Zulip: 50 s). */

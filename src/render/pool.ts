@@ -34,7 +34,7 @@ export class RenderPoolClosedError extends Error {
 export interface RenderPoolOptions {
   /** Worker threads (default: available cores - 1, between 1 and 4). */
   threads?: number;
-  /** Time budget of one task in ms (default 2000). */
+  /** Time budget of one task in ms (default 5000, Zulip's limit on rendering a message). */
   budgetMs?: number;
   /** Most messages sent to a worker in one task (default 32). */
   maxBatch?: number;
@@ -94,7 +94,7 @@ export class RenderPool {
 
   private constructor(options: RenderPoolOptions) {
     this.threads = Math.max(1, options.threads ?? Math.min(4, Math.max(1, availableParallelism() - 1)));
-    this.budgetMs = options.budgetMs ?? 2000;
+    this.budgetMs = options.budgetMs ?? 5000;
     this.maxBatch = Math.max(1, options.maxBatch ?? 32);
     const filename = options.workerFilename ?? new URL('./worker.js', import.meta.url);
     this.piscina = new Piscina({

@@ -40,7 +40,7 @@ export interface RenderOptions {
   senderId?: number;
 }
 
-export const renderTimedOut = () => badRequest('Message could not be rendered in time');
+export const renderTimedOut = () => badRequest('Unable to render message');
 
 /** The users `@**Name**` / `@**Name|id**` may refer to; the renderer picks the match. */
 function mentionableUsers(actor: RealmActor, sender: User | null, names: string[], ids: number[]): RenderUser[] {
