@@ -166,6 +166,16 @@ export async function insertMessageBatch(
     SELECT count(*) FROM m`;
 }
 
+/** Which of these message ids of a realm are stored. */
+export async function storedMessageIds(sql: Sql, realmId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql<{ id: string }[]>`SELECT id FROM messages WHERE realm_id = ${realmId} AND id = ANY(${ids}::int8[])`;
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** The constraint a second message with a stored id runs into. */
+export const MESSAGE_ID_KEY = 'messages_pkey';
+
 /** The id of an earlier message sent by this user with this idempotency key. */
 export async function messageIdForIdempotencyKey(sql: Sql, senderId: number, key: string): Promise<number | null> {
   const rows = await sql<{ id: string }[]>`

@@ -5,15 +5,11 @@
 // Retry-After, so clients and proxies retry; an idempotency key makes the retry safe).
 // Recognized by the error's own fields, so this floor imports neither driver.
 import { ApiError } from '../model/errors.js';
+import { CONNECTION_ERROR_CODES } from '../db/failures.js';
 
 /** Seconds a client is asked to wait before retrying during an outage. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
-/** postgres.js connection failures and the socket errors beneath them (and ioredis's). */
-const CONNECTION_CODES = new Set([
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-]);
 
 /** SQLSTATEs of a server going away or asking to try again (classes 08, 53, 57P, 40). */
 const isOutageState = (state: string) =>
@@ -39,7 +35,7 @@ export function apiErrorForFailure(err: unknown): ApiError | null {
     if (isBadValueState(code)) return new ApiError('BAD_REQUEST', 'Invalid input: a value is out of range or too large', 400);
     return null;
   }
-  if (CONNECTION_CODES.has(code)) return outageError();
+  if (CONNECTION_ERROR_CODES.has(code)) return outageError();
   if (e.name === 'MaxRetriesPerRequestError' || REDIS_OUTAGE.test(e.message)) return outageError();
   return null;
 }

@@ -8,6 +8,7 @@ import type { RealmState } from '../model/realmState.js';
 import type { RealmRecord, User } from '../model/types.js';
 import { EventHub } from '../events/hub.js';
 import { SendQueue } from './sendQueue.js';
+import { storedMessageIds } from '../db/messages.js';
 import { RealmCaches } from './caches.js';
 
 export class RealmActor {
@@ -29,7 +30,8 @@ export class RealmActor {
     const c = services.config;
     const limits = { heartbeatSeconds: c.HEARTBEAT_SECONDS, maxEvents: c.QUEUE_MAX_EVENTS, maxBytes: c.QUEUE_MAX_BYTES, counters: services.counters };
     this.events = services.eventHub?.(state.realm, limits) ?? new EventHub(limits);
-    this.sendQueue = new SendQueue(sql, services.counters);
+    // Stored ids are read on the pool, outside the realm's (in a cluster, fenced) connection.
+    this.sendQueue = new SendQueue(sql, (ids) => storedMessageIds(services.sql, state.realm.id, ids), services.counters);
   }
 
   get realm(): RealmRecord {

@@ -2,9 +2,12 @@
 // queued here with its rows. While one batch's statement is in flight, the sends that arrive
 // collect and go to the database together in the next statement, so sends per second are not
 // bounded by one commit per send. A send is acknowledged only after its batch committed and
-// its events were published.
+// its events were published. A batch whose session ended mid-write may have committed:
+// its sends whose ids are stored are acknowledged, and only the others written again, so that
+// none is stored twice.
 import type { Sql } from '../db/connect.js';
-import { insertMessageBatch, type FlagRow, type NewMessage, type UserTopicRow } from '../db/messages.js';
+import { insertMessageBatch, MESSAGE_ID_KEY, type FlagRow, type NewMessage, type UserTopicRow } from '../db/messages.js';
+import { sessionLost, uniqueViolation } from '../db/failures.js';
 
 export interface PreparedSend {
   message: NewMessage;
@@ -30,6 +33,11 @@ export interface SendCounters {
   sendsFailed: number;
 }
 
+/** Writes of one send after its batch lost its session, the first included. */
+const WRITE_AGAIN_ATTEMPTS = 3;
+/** Pauses after each failed question of which ids are stored. */
+const LOOKUP_PAUSES_MS = [50, 200, 500];
+
 interface Entry {
   send: PreparedSend;
   resolve: () => void;
@@ -42,6 +50,8 @@ export class SendQueue {
 
   constructor(
     private readonly sql: Sql,
+    /** Which of these message ids are stored (read outside the batch's own connection). */
+    private readonly storedIds: (ids: number[]) => Promise<Set<number>>,
     private readonly counters?: SendCounters,
   ) {}
 
@@ -74,21 +84,65 @@ export class SendQueue {
         await this.write(batch.map((e) => e.send));
         this.finish(batch);
       } catch (err) {
-        if (batch.length === 1) {
+        let again = batch;
+        if (sessionLost(err)) {
+          // The session ended during the write, which may have committed: what is stored is
+          // acknowledged, the rest written again (see writeAgain).
+          const stored = await this.storedSoon(batch.map((e) => e.send.message.id));
+          if (stored === null) {
+            for (const entry of batch) this.fail(entry, err);
+            continue;
+          }
+          const done = batch.filter((e) => stored.has(e.send.message.id));
+          if (done.length) this.finish(done);
+          again = batch.filter((e) => !stored.has(e.send.message.id));
+        } else if (batch.length === 1) {
           this.fail(batch[0]!, err);
           continue;
         }
         // One bad row must not fail the sends batched with it: retry them one by one.
-        for (const entry of batch) {
-          try {
-            await this.write([entry.send]);
-            this.finish([entry]);
-          } catch (e) {
-            this.fail(entry, e);
-          }
-        }
+        for (const entry of again) await this.writeAgain(entry, sessionLost(err));
       }
     }
+  }
+
+  /**
+   * Writes one send of a failed batch again, under the id it was given. After a lost session,
+   * a second row with that id means the first write did commit, only later than the check:
+   * the send is then done. (Sent again to another process, which would give it a new id, it
+   * would be stored twice.) A write again that loses its session too (the other connections
+   * of the pool may have broken with the first) is checked the same way.
+   */
+  private async writeAgain(entry: Entry, afterLostSession: boolean): Promise<void> {
+    const id = entry.send.message.id;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.write([entry.send]);
+        return this.finish([entry]);
+      } catch (e) {
+        if (afterLostSession && uniqueViolation(e, MESSAGE_ID_KEY)) return this.finish([entry]);
+        if (!sessionLost(e) || attempt >= WRITE_AGAIN_ATTEMPTS) return this.fail(entry, e);
+        afterLostSession = true;
+        const stored = await this.storedSoon([id]);
+        if (stored === null) return this.fail(entry, e);
+        if (stored.has(id)) return this.finish([entry]);
+      }
+    }
+  }
+
+  /**
+   * Which of these ids are stored, asked again after a pause if asking fails (the pool's other
+   * connections may have broken with the batch's); null when it cannot be known.
+   */
+  private async storedSoon(ids: number[]): Promise<Set<number> | null> {
+    for (const pause of LOOKUP_PAUSES_MS) {
+      try {
+        return await this.storedIds(ids);
+      } catch {
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
+    return null;
   }
 
   private async write(sends: PreparedSend[]): Promise<void> {

@@ -139,16 +139,10 @@ describe('a stalled worker', () => {
     await Promise.all(writers.map((w) => w.stop()));
 
     for (const w of writers) {
-      if (onStalled.includes(w.client.subdomain)) {
-        // At most the one send whose transaction Postgres ended while the worker was stopped:
-        // a worker that learns of that only as a closed connection during COMMIT cannot tell
-        // whether it committed and answers 503; it had not, and nothing of it is stored
-        // (checked below). (The idle-session error itself re-routes the send.)
-        expect(w.failed.length, w.client.subdomain).toBeLessThanOrEqual(1);
-        for (const f of w.failed) expect([f.status, f.code]).toEqual([503, 'SERVER_NOT_READY']);
-      } else {
-        expect(w.failed, w.client.subdomain).toEqual([]);
-      }
+      // Not even the send whose transaction Postgres ended while the worker was stopped: a
+      // worker that learns of that only as a closed connection during COMMIT looks its message
+      // up, finds it not stored, and the send goes to the realm's new owner.
+      expect(w.failed, w.client.subdomain).toEqual([]);
       if (elsewhere.includes(w.client.subdomain)) {
         // Sends to realms of the healthy worker kept going while the other one stalled (a
         // send held by the stalled worker waits at least until its lease expires, 3 s).
@@ -157,12 +151,6 @@ describe('a stalled worker', () => {
       }
     }
     await expectAllStoredOnce(writers);
-    for (const w of writers) {
-      if (!w.failed.length) continue;
-      const r = await w.client.get('/messages', { anchor: 'newest', num_before: 5000, num_after: 0, narrow: [{ operator: 'dm', operand: [w.client.userId] }] });
-      const stored = new Set((r.body.messages as { content: string }[]).map((m) => m.content));
-      for (const f of w.failed) expect(stored.has(`<p>${f.content}</p>`), `${w.client.subdomain}: ${f.content}`).toBe(false);
-    }
     // The stalled worker came back and took its realms back.
     await cluster.waitForWorkers(2);
   }, 60_000);
