@@ -5,6 +5,7 @@
 // template runs as a one-statement fenced transaction, and helpers (`sql.json(x)`,
 // `sql(array)`, `sql.array(x)`, fragments) pass through.
 import type { Sql } from '../src/db/connect.js';
+import { sessionLost } from '../src/db/failures.js';
 
 /** Issues the fence check on a transaction; rejects when the lease is not (or no longer) ours. */
 export type FenceCheck = (tx: Sql) => Promise<void>;
@@ -24,11 +25,7 @@ function isTemplate(x: unknown): x is TemplateStringsArray {
   return Array.isArray(x) && Array.isArray((x as unknown as { raw?: unknown }).raw);
 }
 
-// The session is gone (closed, or ended by the server: idle in transaction too long, admin
-// shutdown): the transaction is over and nothing of it committed.
-const CONNECTION_GONE = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', '25P03', '57P01', '57P02', '57P03']);
 const errorCode = (err: unknown) => (err as { code?: string } | null)?.code ?? '';
-const connectionGone = (err: unknown) => CONNECTION_GONE.has(errorCode(err));
 // Ended by idle_in_transaction_session_timeout: Postgres was still waiting for the next
 // statement, so a COMMIT had not reached it, and the transaction rolled back.
 const endedIdle = (err: unknown) => errorCode(err) === '25P03';
@@ -61,17 +58,17 @@ function fencedBegin(pool: Sql, check: FenceCheck, interrupted: (err: unknown) =
         if (Array.isArray(result) && result.some((r) => r instanceof Promise)) result = await Promise.all(result);
       } catch (err) {
         const fenceError = await fence;
-        if (lost || connectionGone(err) || connectionGone(fenceError)) return NEVER;
+        if (lost || sessionLost(err) || sessionLost(fenceError)) return NEVER;
         throw fenceError ?? err;
       }
       const fenceError = await fence;
-      if (lost || connectionGone(fenceError)) return NEVER;
+      if (lost || sessionLost(fenceError)) return NEVER;
       if (fenceError) throw fenceError;
       committing = true;
       return result;
     });
     return outer.catch((err: unknown) => {
-      if (!connectionGone(err)) throw err;
+      if (!sessionLost(err)) throw err;
       lost = true;
       // Ended before COMMIT reached Postgres: nothing committed, the request may be sent
       // again. Ended otherwise during COMMIT: the outcome is unknown, and the error says so.

@@ -26,7 +26,7 @@ const codeOf = (err: unknown): string => {
  */
 export function sessionLost(err: unknown): boolean {
   const code = codeOf(err);
-  return LOST_MID_STATEMENT.has(code) || ((err as { name?: unknown }).name === 'PostgresError' && sessionEnded(code));
+  return LOST_MID_STATEMENT.has(code) || ((err as { name?: unknown } | null)?.name === 'PostgresError' && sessionEnded(code));
 }
 
 /** A unique violation on the named constraint (a row with that key is already stored). */
