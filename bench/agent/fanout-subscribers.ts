@@ -150,6 +150,7 @@ export function runFanoutSubscribers(
         poll(sub);
       },
       job.pollTimeoutMs,
+      true, // the body is read before the callback returns
     );
   };
 

@@ -134,6 +134,7 @@ export async function runIdlePolls(
         else send(poll);
       },
       limitMs + 30_000,
+      true, // the body is read before the callback returns
     );
   };
 

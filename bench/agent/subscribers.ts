@@ -69,6 +69,7 @@ export function runSubscribers(
           poll();
         },
         job.pollTimeoutMs,
+        true, // the body is read before the callback returns
       );
     };
     poll();
