@@ -13,6 +13,7 @@ import { addPendingMissedMessages } from '../../db/missedMessages.js';
 import { CacheKey } from '../../realm/caches.js';
 import { isIdle, NOTIFICATION_KINDS, notificationTrigger } from '../messages/notifications.js';
 import { emailEnabled } from './outbox.js';
+import type { Recipients } from '../messages/recipientBits.js';
 
 /** Why this message is emailed to this user, or null when it is not. */
 export const emailTrigger = (actor: RealmActor, user: User, m: MessageRecord, flags: number) =>
@@ -22,21 +23,21 @@ export const emailTrigger = (actor: RealmActor, user: User, m: MessageRecord, fl
 const batchChain = new CacheKey('missed-message batches', () => ({ tail: Promise.resolve() as Promise<unknown> }));
 
 /** Called once a message committed (after its events): records the emails it causes. */
-export function enqueueMissedMessageEmails(actor: RealmActor, m: MessageRecord, recipients: Map<number, number>): void {
+export function enqueueMissedMessageEmails(actor: RealmActor, m: MessageRecord, recipients: Recipients): void {
   const { services } = actor;
   if (!emailEnabled(services)) return;
   const targets: { user: User; trigger: string }[] = [];
   try {
-    for (const [userId, flags] of recipients) {
-      if (userId === m.senderId) continue;
+    recipients.forEach((flags, userId) => {
+      if (userId === m.senderId) return;
       const user = actor.state.users.get(userId);
-      if (!user || !user.isActive || user.isBot) continue;
+      if (!user || !user.isActive || user.isBot) return;
       // Messages a user already has read (marked on send) or whose sender they muted are never missed.
-      if (flags & Flag.READ || actor.state.mutedUsers.get(userId)?.has(m.senderId)) continue;
+      if (flags & Flag.READ || actor.state.mutedUsers.get(userId)?.has(m.senderId)) return;
       const trigger = emailTrigger(actor, user, m, flags);
-      if (trigger === null || !isIdle(actor, userId)) continue;
+      if (trigger === null || !isIdle(actor, userId)) return;
       targets.push({ user, trigger });
-    }
+    });
   } catch (err) {
     services.log.error({ err, realm: actor.realm.stringId, message: m.id }, 'could not work out missed-message emails');
     return;

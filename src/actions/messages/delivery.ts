@@ -11,11 +11,12 @@ import { everyoneSeesAllUsers, senderHiddenFrom } from '../../permissions/userAc
 import { apiEmailIsReal } from '../../permissions/email.js';
 import { flagNames } from '../../db/flags.js';
 import { topicLinksFor } from '../../views/topicLinks.js';
+import type { Recipients } from './recipientBits.js';
 
 export interface Delivery {
   message: MessageRecord;
-  /** Receiving user id → their flag bits. */
-  recipients: Map<number, number>;
+  /** The receiving users with their flag bits. */
+  recipients: Recipients;
   /** The sender's queue for local echo and the client's id for the message. */
   senderQueueId?: string;
   localId?: string;
@@ -28,14 +29,16 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   const m = d.message;
   const sender = actor.user(m.senderId);
   const links = m.streamId === null ? [] : topicLinksFor(actor, m.topic);
-  const users: number[] = [];
-  const flags: number[] = [];
+  // Made at their final length: a large channel's are thousands long.
+  const users: number[] = new Array<number>(d.recipients.size);
+  const flags: number[] = new Array<number>(d.recipients.size);
+  let count = 0;
   const flagNameSets = new Map<number, string[]>();
   const hidden = new Set<number>();
   const limited = m.streamId !== null && !everyoneSeesAllUsers(state);
   const add = (userId: number, bits: number) => {
-    users.push(userId);
-    flags.push(bits);
+    users[count] = userId;
+    flags[count++] = bits;
     if (bits >= 0 && !flagNameSets.has(bits)) flagNameSets.set(bits, flagNames(bits));
     if (!limited) return;
     // Only a guest may be kept from seeing the sender (see canAccessAllUsers).
@@ -44,7 +47,9 @@ export function publishMessage(actor: RealmActor, d: Delivery): void {
   };
   // The sender first: with thousands of recipients, the sender sees their message soonest.
   add(m.senderId, d.recipients.get(m.senderId) ?? -1);
-  for (const [userId, bits] of d.recipients) if (userId !== m.senderId) add(userId, bits);
+  d.recipients.forEach((bits, userId) => {
+    if (userId !== m.senderId) add(userId, bits);
+  });
   if (d.publicChannel) {
     const extra = new Set<number>();
     for (const queue of actor.events.allPublicStreamsQueues()) {

@@ -13,6 +13,7 @@ import { realmUrl } from '../../http/urls.js';
 import { apiEmail } from '../../views/users.js';
 import { plainTextOfHtml, truncatePushContent } from '../../views/pushContent.js';
 import type { PushPayload } from '../../jobs/payloads.js';
+import type { Recipients } from './recipientBits.js';
 
 /** Zulip's idle rule: no presence activity for this long (or no client receiving messages). */
 export const IDLE_AFTER_SECONDS = 140;
@@ -94,21 +95,21 @@ export function isIdle(actor: RealmActor, userId: number, nowSeconds = Date.now(
   return last == null || nowSeconds - last > IDLE_AFTER_SECONDS;
 }
 
-/** The users to push this message to, with why. `recipients`: receiving user id → flag bits. */
-export function pushTargets(actor: RealmActor, m: MessageRecord, recipients: Map<number, number>): PushRecipient[] {
+/** The users to push this message to, with why. `recipients`: the receiving users with their flag bits. */
+export function pushTargets(actor: RealmActor, m: MessageRecord, recipients: Recipients): PushRecipient[] {
   const out: PushRecipient[] = [];
-  for (const [userId, flags] of recipients) {
-    if (userId === m.senderId) continue;
+  recipients.forEach((flags, userId) => {
+    if (userId === m.senderId) return;
     const user = actor.state.users.get(userId);
-    if (!user || !user.isActive || user.isBot) continue;
+    if (!user || !user.isActive || user.isBot) return;
     // Nobody hears of a message from a user they muted.
-    if (actor.state.mutedUsers.get(userId)?.has(m.senderId)) continue;
+    if (actor.state.mutedUsers.get(userId)?.has(m.senderId)) return;
     const trigger = pushTrigger(actor, user, m, flags);
-    if (trigger === null) continue;
+    if (trigger === null) return;
     // An active user is pushed to only when they asked for pushes while online too.
-    if (!setting(user, 'enable_online_push_notifications') && !isIdle(actor, userId)) continue;
+    if (!setting(user, 'enable_online_push_notifications') && !isIdle(actor, userId)) return;
     out.push({ userId, trigger });
-  }
+  });
   return out;
 }
 
@@ -164,7 +165,7 @@ async function enqueuePushJobs(actor: RealmActor, base: Omit<PushPayload, 'user_
  * Called once a message committed, with its receiving users and their flag bits. Returns at
  * once: the device lookup and the enqueueing happen afterwards, off the request's path.
  */
-export function enqueueMessageNotifications(actor: RealmActor, message: MessageRecord, recipients: Map<number, number>): void {
+export function enqueueMessageNotifications(actor: RealmActor, message: MessageRecord, recipients: Recipients): void {
   const { services } = actor;
   try {
     if (!services.config.PUSH_RELAY_URL) return;

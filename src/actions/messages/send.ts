@@ -29,6 +29,7 @@ import { enqueueMissedMessageEmails } from '../email/missedMessages.js';
 import { metadataAudience } from '../../permissions/channelAccess.js';
 import { channelChanged } from '../channels/events.js';
 import { triggerOutgoingWebhooks } from '../integrations/serviceBots.js';
+import { RecipientBits } from './recipientBits.js';
 import { noteDirectMessageSent } from '../users/sight.js';
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: larger channels/topics need permission. */
@@ -90,27 +91,34 @@ async function startsTopic(actor: RealmActor, sender: User, stream: Stream, topi
 }
 
 /** Per channel: its active subscribers who are active users, as of the state's versions. */
-const activeSubscribers = new CacheKey('active subscribers', () => new Map<number, { subs: number; users: number; ids: readonly number[] }>());
+const activeSubscribers = new CacheKey('active subscribers', () => new Map<number, { subs: number; users: number; recipients: RecipientList }>());
+
+/** A message's receiving users, as a list and as a set; never changed once made. */
+interface RecipientList {
+  ids: readonly number[];
+  members: ReadonlySet<number>;
+}
 
 /**
  * The active subscribers of a channel who are active users: a channel's every send needs them
  * (its recipients), and a large channel's list is kept until a subscription or user changes.
  */
-function activeSubscriberIds(actor: RealmActor, streamId: number): readonly number[] {
+function activeSubscriberIds(actor: RealmActor, streamId: number): RecipientList {
   const { state } = actor;
   const cache = actor.caches.get(activeSubscribers);
   const known = cache.get(streamId);
-  if (known && known.subs === state.subscriptionsVersion && known.users === state.usersVersion) return known.ids;
+  if (known && known.subs === state.subscriptionsVersion && known.users === state.usersVersion) return known.recipients;
   const ids = state.subscriberIds(streamId).filter((id) => state.users.get(id)?.isActive);
-  cache.set(streamId, { subs: state.subscriptionsVersion, users: state.usersVersion, ids });
-  return ids;
+  const recipients = { ids, members: new Set(ids) };
+  cache.set(streamId, { subs: state.subscriptionsVersion, users: state.usersVersion, recipients });
+  return recipients;
 }
 
 interface Addressee {
   stream: Stream | null;
   topic: string;
   /** Active users who receive the message (subscribers, or the participants). */
-  recipientIds: readonly number[];
+  recipients: RecipientList;
   conversation: { streamId: number } | { userIds: number[] };
 }
 
@@ -128,8 +136,7 @@ function resolveAddressee(actor: RealmActor, sender: User, input: SendInput): Ad
       checkCanSendToChannel(state, sender, stream);
       checkTopicAllowed(actor, sender, stream, topic);
     }
-    const recipientIds = activeSubscriberIds(actor, stream.id);
-    return { stream, topic, recipientIds, conversation: { streamId: stream.id } };
+    return { stream, topic, recipients: activeSubscriberIds(actor, stream.id), conversation: { streamId: stream.id } };
   }
   const users = resolveDirectRecipients(actor, sender, parseDirectTargets(input.to));
   const userIds = [...new Set([sender.id, ...users.map((u) => u.id)])].sort((a, b) => a - b);
@@ -137,13 +144,13 @@ function resolveAddressee(actor: RealmActor, sender: User, input: SendInput): Ad
     checkCanAccessRecipients(state, sender, users);
     checkCanSendDirect(state, sender, users, state.messaging.directConversation(userIds) !== undefined);
   }
-  return { stream: null, topic: '', recipientIds: userIds, conversation: { userIds } };
+  return { stream: null, topic: '', recipients: { ids: userIds, members: new Set(userIds) }, conversation: { userIds } };
 }
 
 async function checkWildcards(actor: RealmActor, sender: User, a: Addressee, rendered: RenderedContent): Promise<number[]> {
   if (!a.stream) return [];
   const mayMentionMany = () => hasRealmPermission(actor.state, sender, 'can_mention_many_users_group');
-  if (rendered.wildcards.stream && a.recipientIds.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+  if (rendered.wildcards.stream && a.recipients.ids.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
     throw new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.', 400);
   }
   if (!rendered.wildcards.topic) return [];
@@ -155,14 +162,10 @@ async function checkWildcards(actor: RealmActor, sender: User, a: Addressee, ren
 }
 
 /** Flag bits of every receiving user (the sender included). */
-function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: string, rendered: RenderedContent, topicParticipants: number[], readBySender: boolean): Map<number, number> {
+function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: string, rendered: RenderedContent, topicParticipants: number[], readBySender: boolean): RecipientBits {
   const { state } = actor;
-  const bits = new Map<number, number>([[sender.id, 0]]);
-  for (const id of a.recipientIds) bits.set(id, 0);
-  const add = (id: number, bit: number) => {
-    const cur = bits.get(id);
-    if (cur !== undefined) bits.set(id, cur | bit);
-  };
+  const bits = new RecipientBits(a.recipients.ids, a.recipients.members, sender.id);
+  const add = (id: number, bit: number) => bits.add(id, bit);
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const gid of rendered.mentionedGroupIds) for (const u of usersInGroupSetting(state, gid)) mentioned.add(u.id);
   for (const id of mentioned) add(id, Flag.MENTIONED);
@@ -177,7 +180,9 @@ function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: 
   if (muting.size < bits.size) {
     for (const [id, muted] of muting) if (id !== sender.id && muted.has(sender.id)) add(id, Flag.READ);
   } else {
-    for (const id of bits.keys()) if (id !== sender.id && muting.get(id)?.has(sender.id)) add(id, Flag.READ);
+    bits.forEach((_, id) => {
+      if (id !== sender.id && muting.get(id)?.has(sender.id)) add(id, Flag.READ);
+    });
   }
   return bits;
 }
@@ -196,12 +201,9 @@ async function topicPolicies(actor: RealmActor, sender: User, a: Addressee, rend
     const policy = policyForSend(sender, muted, cur, initiated);
     if (policy !== null) out.push({ userId: sender.id, streamId: stream.id, topicName: a.topic, visibilityPolicy: policy, lastUpdated: now });
   }
-  // Made only for a message that mentions someone: a large channel's recipients are thousands.
-  let receiving: Set<number> | undefined;
   for (const id of new Set(rendered.mentionedUserIds)) {
-    receiving ??= new Set(a.recipientIds);
     const u = state.users.get(id);
-    if (!u || u.isBot || !receiving.has(id) || !followsWhereMentioned(u) || out.some((t) => t.userId === id)) continue;
+    if (!u || u.isBot || !a.recipients.members.has(id) || !followsWhereMentioned(u) || out.some((t) => t.userId === id)) continue;
     const cur = current(id);
     if (cur === VisibilityPolicy.MUTED || cur === VisibilityPolicy.FOLLOWED) continue;
     out.push({ userId: id, streamId: stream.id, topicName: a.topic, visibilityPolicy: VisibilityPolicy.FOLLOWED, lastUpdated: now });
@@ -214,7 +216,7 @@ async function topicPolicies(actor: RealmActor, sender: User, a: Addressee, rend
  * can see the channel gets the channel update Zulip sends when the first message changes, so
  * their `first_message_id` does not stay null.
  */
-function publishFirstMessage(actor: RealmActor, stream: Stream, id: number, recipients: Map<number, number>): void {
+function publishFirstMessage(actor: RealmActor, stream: Stream, id: number, recipients: RecipientBits): void {
   const others = [...metadataAudience(actor.state, stream)].filter((userId) => !recipients.has(userId));
   if (others.length) actor.events.publish(channelChanged(stream, 'first_message_id', id), others);
 }
@@ -253,9 +255,9 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
     mentionsStreamWildcard: !!stream && rendered.wildcards.stream,
   };
   const bits = recipientFlags(actor, sender, a, content, rendered, topicParticipants, input.readBySender);
-  const flagRows: FlagRow[] = [];
-  for (const [userId, b] of bits) if (b !== 0 || userId === sender.id) flagRows.push({ userId, messageId: id, flags: b });
-  if (message.mentionsStreamWildcard) for (const [userId, b] of bits) bits.set(userId, b | Flag.STREAM_WILDCARD_MENTIONED);
+  const flagRows: FlagRow[] = [{ userId: sender.id, messageId: id, flags: bits.get(sender.id)! }];
+  for (const [userId, b] of bits.ownBits()) if (userId !== sender.id) flagRows.push({ userId, messageId: id, flags: b });
+  if (message.mentionsStreamWildcard) bits.addToAll(Flag.STREAM_WILDCARD_MENTIONED);
 
   // Memory changes now, so that the next send (checked before this one commits) sees them.
   const undo: Array<() => void> = [];
