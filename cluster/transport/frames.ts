@@ -73,6 +73,13 @@ export class FrameDecoder {
   private chunks: Buffer[] = [];
   /** The slab each chunk lies in (held while the chunk is kept), or null. */
   private owners: Array<Slab | null> = [];
+  /**
+   * Bytes of the first chunk already taken. Lengths and headers are read at this offset, so
+   * only a payload becomes a view of its own (a read holds many frames; a view per length and
+   * header read cost an object each).
+   */
+  private offset = 0;
+  /** Bytes not taken yet. */
   private buffered = 0;
 
   constructor(private readonly maxBytes = MAX_FRAME_BYTES) {}
@@ -86,18 +93,16 @@ export class FrameDecoder {
     const frames: Received[] = [];
     for (;;) {
       if (this.buffered < 4) break;
-      const head = this.peek(4);
-      const length = head.readUInt32BE(0);
+      const length = this.readLength(0);
       if (length > this.maxBytes) throw new FrameError(`frame of ${length} bytes exceeds the limit of ${this.maxBytes}`);
       if (this.buffered < 4 + length) break;
-      // The header is read from one buffer (joined only when it spans chunks); the payload
+      // The header is read where it lies (joined only when it spans chunks); the payload
       // stays in the chunks it arrived in.
-      this.skip(4);
-      const jsonBytes = length >= 4 ? this.peek(4).readUInt32BE(0) : -1;
+      const jsonBytes = length >= 4 ? this.readLength(4) : -1;
       if (jsonBytes < 0 || jsonBytes > length - 4) throw new FrameError('malformed frame: header length out of range');
-      const header = this.peek(4 + jsonBytes);
-      const headerText = header.toString('utf8', 4, 4 + jsonBytes);
-      this.skip(4 + jsonBytes);
+      const at = this.contiguous(8 + jsonBytes);
+      const headerText = this.chunks[0]!.toString('utf8', at + 8, at + 8 + jsonBytes);
+      this.skip(8 + jsonBytes);
       const held: Slab[] = [];
       const payload = this.takeParts(length - 4 - jsonBytes, held);
       let parsed: unknown;
@@ -124,19 +129,29 @@ export class FrameDecoder {
     return frames;
   }
 
-  /** The first `n` buffered bytes (n at most what is buffered) in one buffer, without taking them. */
-  private peek(n: number): Buffer {
+  /** The 4-byte big-endian number `at` bytes into what is buffered (at + 4 at most what is buffered). */
+  private readLength(at: number): number {
+    const start = this.contiguous(at + 4);
+    return this.chunks[0]!.readUInt32BE(start + at);
+  }
+
+  /**
+   * Makes the first `n` buffered bytes lie in the first chunk (n at most what is buffered)
+   * and returns where they start in it.
+   */
+  private contiguous(n: number): number {
     const first = this.chunks[0]!;
-    if (first.length >= n) return first;
+    if (first.length - this.offset >= n) return this.offset;
     // Only as many chunks as the n bytes span are joined.
     let count = 0;
-    let bytes = 0;
+    let bytes = -this.offset;
     while (bytes < n) bytes += this.chunks[count++]!.length;
-    const joined = Buffer.concat(this.chunks.slice(0, count), bytes);
+    const joined = Buffer.concat(this.chunks.slice(0, count), bytes + this.offset).subarray(this.offset);
     this.chunks.splice(0, count, joined);
     // The joined copy is in no slab: the chunks it replaces are used up.
     for (const slab of this.owners.splice(0, count, null)) slab?.release();
-    return joined;
+    this.offset = 0;
+    return 0;
   }
 
   /** Drops `n` buffered bytes. */
@@ -145,8 +160,8 @@ export class FrameDecoder {
   }
 
   /**
-   * Takes `n` buffered bytes as views of the chunks they are in (nothing copied). `held`
-   * collects a hold on the slab of each view taken (null: the bytes are dropped).
+   * Takes `n` buffered bytes: with `held`, as views of the chunks they are in (nothing
+   * copied), collecting a hold on the slab of each view; with null, the bytes are dropped.
    */
   private takeParts(n: number, held: Slab[] | null): Buffer[] {
     const out: Buffer[] = [];
@@ -154,22 +169,23 @@ export class FrameDecoder {
     while (n > 0) {
       const first = this.chunks[0]!;
       const owner = this.owners[0] ?? null;
-      const taken = first.length <= n ? first : first.subarray(0, n);
-      if (held) {
-        out.push(taken);
-        if (owner && taken.length > 0) {
+      const left = first.length - this.offset;
+      const count = Math.min(n, left);
+      if (held && count > 0) {
+        out.push(this.offset === 0 && count === first.length ? first : first.subarray(this.offset, this.offset + count));
+        if (owner) {
           owner.hold();
           held.push(owner);
         }
       }
-      if (first.length <= n) {
+      n -= count;
+      if (count === left) {
         this.chunks.shift();
         this.owners.shift();
         owner?.release();
-        n -= first.length;
+        this.offset = 0;
       } else {
-        this.chunks[0] = first.subarray(n);
-        n = 0;
+        this.offset += count;
       }
     }
     return out;

@@ -15,7 +15,7 @@ describe('length-prefixed frames', () => {
   it('decodes frames whatever the chunk boundaries', () => {
     const frames = [request(1, 'héllo ✔'), { kind: 'cancel', id: 1 } as Frame, request(2, 'x'.repeat(70_000))];
     const bytes = Buffer.concat(frames.map((f) => encodeFrame(f)));
-    for (const size of [1, 3, 7, 4096, bytes.length]) {
+    for (const size of [1, 3, 7, 13, 100, 4096, bytes.length]) {
       const decoder = new FrameDecoder();
       const out: Frame[] = [];
       for (let i = 0; i < bytes.length; i += size) out.push(...decoder.push(bytes.subarray(i, i + size)));
