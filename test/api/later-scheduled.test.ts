@@ -74,9 +74,10 @@ describe('scheduled messages', () => {
     ok(await member.patch(`/scheduled_messages/${id}`, { topic: 'b' }));
     ok(await member.patch(`/scheduled_messages/${id}`, { content: 'two @**Oscar Other**' }));
     ok(await member.patch(`/scheduled_messages/${id}`, { type: 'direct', to: JSON.stringify([other.userId]) }));
-    ok(await member.patch(`/scheduled_messages/${id}`, { scheduled_delivery_timestamp: inDays(4) }));
+    const when = inDays(4);
+    ok(await member.patch(`/scheduled_messages/${id}`, { scheduled_delivery_timestamp: when }));
     const row = (await scheduled(member)).find((m) => m.scheduled_message_id === id)!;
-    expect(row).toMatchObject({ type: 'private', to: [other.userId], content: 'two @**Oscar Other**', scheduled_delivery_timestamp: inDays(4), failed: false });
+    expect(row).toMatchObject({ type: 'private', to: [other.userId], content: 'two @**Oscar Other**', scheduled_delivery_timestamp: when, failed: false });
     expect(row.rendered_content).toContain('class="user-mention"');
     expect(row.topic).toBeUndefined();
     // A topic alone on a direct message is ignored; back to a channel needs a topic.
