@@ -165,23 +165,22 @@ async function checkWildcards(actor: RealmActor, sender: User, a: Addressee, ren
 function recipientFlags(actor: RealmActor, sender: User, a: Addressee, content: string, rendered: RenderedContent, topicParticipants: number[], readBySender: boolean): RecipientBits {
   const { state } = actor;
   const bits = new RecipientBits(a.recipients.ids, a.recipients.members, sender.id);
-  const add = (id: number, bit: number) => bits.add(id, bit);
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const gid of rendered.mentionedGroupIds) for (const u of usersInGroupSetting(state, gid)) mentioned.add(u.id);
-  for (const id of mentioned) add(id, Flag.MENTIONED);
-  for (const id of topicParticipants) add(id, Flag.TOPIC_WILDCARD_MENTIONED);
+  for (const id of mentioned) bits.add(id, Flag.MENTIONED);
+  for (const id of topicParticipants) bits.add(id, Flag.TOPIC_WILDCARD_MENTIONED);
   for (const [userId, words] of state.alertWords) {
-    if (userId !== sender.id && bits.has(userId) && findAlertWords(content, words).length > 0) add(userId, Flag.HAS_ALERT_WORD);
+    if (userId !== sender.id && bits.has(userId) && findAlertWords(content, words).length > 0) bits.add(userId, Flag.HAS_ALERT_WORD);
   }
-  if (readBySender) add(sender.id, Flag.READ);
+  if (readBySender) bits.add(sender.id, Flag.READ);
   // A recipient who muted the sender receives the message already read (Zulip's muted senders).
   // Whichever is fewer is walked: the users who muted someone, or the recipients.
   const muting = state.mutedUsers;
   if (muting.size < bits.size) {
-    for (const [id, muted] of muting) if (id !== sender.id && muted.has(sender.id)) add(id, Flag.READ);
+    for (const [id, muted] of muting) if (id !== sender.id && muted.has(sender.id)) bits.add(id, Flag.READ);
   } else {
     bits.forEach((_, id) => {
-      if (id !== sender.id && muting.get(id)?.has(sender.id)) add(id, Flag.READ);
+      if (id !== sender.id && muting.get(id)?.has(sender.id)) bits.add(id, Flag.READ);
     });
   }
   return bits;
