@@ -1,18 +1,24 @@
-// A TCP socket that carries frames both ways. Writes made in one turn of the event loop go
-// out together: the socket is corked at the first and uncorked in setImmediate, after every
-// I/O callback of that turn ran (requests that arrived together leave in one write, not one
-// system call each; the wait is that one turn). When the kernel buffer is full (`write` returns false) frames
-// wait in memory until 'drain', and `congested` tells the owner to stop producing: the worker
-// stops reading requests from a front whose responses back up; the front stops sending.
+// A TCP socket that carries frames both ways. Frames sent in one turn of the event loop go
+// out together, in setImmediate after every I/O callback of that turn ran: they are encoded
+// one after the other into a shared buffer (FrameEncoder; large payload pieces stay as they
+// are), so that requests that arrived together leave in one system call and the stream
+// handles one chunk, not one per frame; the wait is that one turn. When the kernel buffer is
+// full (`write` returns false) frames wait in memory until 'drain', and `congested` tells the
+// owner to stop producing: the worker stops reading requests from a front whose responses
+// back up; the front stops sending.
 import type net from 'node:net';
 import { EventEmitter } from 'node:events';
-import { encodeFrame, encodeFrameParts, FrameDecoder, type Frame, type Received } from './frames.js';
+import { FrameDecoder, FrameEncoder, type Frame, type Received } from './frames.js';
 import type { Slab, SlabReader } from './slabs.js';
+
+/** A turn that produced this much is congested until it is handed to the socket. */
+const TURN_HIGH_WATER = 1024 * 1024;
 
 export class FramedSocket extends EventEmitter {
   private readonly decoder = new FrameDecoder();
-  private waiting: Uint8Array[] = [];
-  private corked = false;
+  private readonly encoder = new FrameEncoder();
+  private flushScheduled = false;
+  /** The socket said it is full: nothing more is handed to it until 'drain'. */
   private blocked = false;
   closed = false;
 
@@ -28,11 +34,15 @@ export class FramedSocket extends EventEmitter {
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 10_000);
     if (!reader) socket.on('data', (chunk: Buffer) => this.receive(chunk, null));
-    socket.on('drain', () => this.flushWaiting());
+    socket.on('drain', () => {
+      this.blocked = false;
+      this.flush();
+      if (!this.blocked) this.emit('drained');
+    });
     socket.on('error', (err: Error) => this.emit('socketError', err));
     socket.on('close', () => {
       this.closed = true;
-      this.waiting = [];
+      this.encoder.take();
       this.reader?.close();
       this.emit('close');
     });
@@ -50,60 +60,54 @@ export class FramedSocket extends EventEmitter {
     for (const frame of frames) this.emit('frame', frame);
   }
 
-  /** True while frames wait for the kernel buffer to drain. */
+  /** True while frames wait for the kernel buffer to drain, or this turn produced a lot. */
   get congested(): boolean {
-    return this.blocked;
+    return this.blocked || this.encoder.bytes >= TURN_HIGH_WATER;
   }
 
   /**
    * Sends a frame, with a payload carried as is after its header (see frames.ts): text, or
-   * byte pieces, which are written as they are (a large body is not joined into one buffer).
+   * byte pieces (small ones copied, large ones written as they are).
    */
   send(frame: Frame, payload?: string | readonly Uint8Array[]): void {
     if (this.closed || this.socket.destroyed) return;
-    const pieces = typeof payload === 'object' ? encodeFrameParts(frame, payload) : [encodeFrame(frame, payload)];
-    if (this.blocked) {
-      for (const piece of pieces) this.waiting.push(piece);
-      return;
-    }
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      setImmediate(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
-    }
-    // Every piece is handed over; the socket keeps what it cannot send yet (no copy).
-    let full = false;
-    for (const piece of pieces) if (!this.socket.write(piece)) full = true;
-    if (full) this.block();
-  }
-
-  private block(): void {
-    if (this.blocked) return;
-    this.blocked = true;
-    this.emit('congested');
+    this.encoder.add(frame, payload);
+    if (this.flushScheduled || this.blocked) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
   }
 
   /**
-   * The kernel took what it had: every frame that waited is handed over at once, corked, so
-   * that they leave in one system call rather than one each (a busy peer leaves many waiting);
-   * the socket keeps what the kernel cannot take yet, and stays congested until it drains.
+   * Hands what waits to the socket, corked when in several pieces, so that it leaves in one
+   * system call; the socket keeps what the kernel cannot take yet, and this stays congested
+   * until it drains.
    */
-  private flushWaiting(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    this.blocked = false;
-    let full = false;
-    this.socket.cork();
-    for (const piece of waiting) if (!this.socket.write(piece)) full = true;
-    this.socket.uncork();
-    if (full) this.block();
-    else this.emit('drained');
+  private flush(): void {
+    if (this.blocked || this.closed || this.socket.destroyed) return;
+    const wasCongested = this.encoder.bytes >= TURN_HIGH_WATER;
+    if (this.write(this.encoder.take())) {
+      this.blocked = true;
+      this.emit('congested');
+    } else if (wasCongested) this.emit('drained');
   }
 
+  /** Writes pieces to the socket; true when it said it is full. */
+  private write(pieces: Uint8Array[]): boolean {
+    if (pieces.length === 0) return false;
+    if (pieces.length === 1) return !this.socket.write(pieces[0]!);
+    let full = false;
+    this.socket.cork();
+    for (const piece of pieces) if (!this.socket.write(piece)) full = true;
+    this.socket.uncork();
+    return full;
+  }
+
+  /** Ends the connection after what waits (the socket buffers what the kernel cannot take). */
   close(): void {
+    if (!this.closed && !this.socket.destroyed) this.write(this.encoder.take());
     this.socket.end();
   }
 

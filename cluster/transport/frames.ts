@@ -39,31 +39,97 @@ export type Received<F extends Frame = Frame> = F & { payload?: Buffer[]; releas
 /** Request bodies are capped by MAX_BODY_BYTES (25 MiB by default); JSON escaping can double them. */
 export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
 
-/** A frame with its payload given as byte pieces: the header, then the pieces themselves (not copied). */
-export function encodeFrameParts(frame: Frame, payload: readonly Uint8Array[]): Uint8Array[] {
-  const json = JSON.stringify(frame);
-  const jsonBytes = Buffer.byteLength(json, 'utf8');
-  let payloadBytes = 0;
-  for (const part of payload) payloadBytes += part.byteLength;
-  const head = Buffer.allocUnsafe(8 + jsonBytes);
-  head.writeUInt32BE(4 + jsonBytes + payloadBytes, 0);
-  head.writeUInt32BE(jsonBytes, 4);
-  head.write(json, 8, 'utf8');
-  const out: Uint8Array[] = [head];
-  for (const part of payload) if (part.byteLength > 0) out.push(part);
-  return out;
+/** Payload pieces up to this size are copied into the gather buffer; larger ones go as they are. */
+const COPY_MAX = 16 * 1024;
+/** Size of a gather buffer. Its bytes are never written again once taken: a new one follows. */
+const GATHER_BYTES = 64 * 1024;
+
+/**
+ * Encodes frames one after the other for one write: small frames and payload pieces are
+ * copied into a shared gather buffer, larger pieces are kept as they are (a large body is
+ * never joined into one buffer). `take` hands over what was encoded since the last take.
+ */
+export class FrameEncoder {
+  private out: Uint8Array[] = [];
+  private outBytes = 0;
+  /** The gather buffer, the start of the run not yet in `out`, and its end. */
+  private gather: Buffer | null = null;
+  private runStart = 0;
+  private runEnd = 0;
+
+  /** Bytes encoded and not yet taken. */
+  get bytes(): number {
+    return this.outBytes + this.runEnd - this.runStart;
+  }
+
+  add(frame: Frame, payload?: string | readonly Uint8Array[]): void {
+    const json = JSON.stringify(frame);
+    let payloadBytes = 0;
+    if (typeof payload === 'string') payloadBytes = Buffer.byteLength(payload, 'utf8');
+    else if (payload) for (const piece of payload) payloadBytes += piece.byteLength;
+    // Room for the header: three bytes a UTF-16 unit at most (measured when it is long).
+    const headRoom = 8 + (json.length <= 16_384 ? json.length * 3 : Buffer.byteLength(json, 'utf8'));
+    const textBytes = typeof payload === 'string' ? payloadBytes : 0;
+    const at = this.reserve(headRoom + textBytes);
+    const buf = this.gather!;
+    const jsonBytes = buf.write(json, at + 8, 'utf8');
+    buf.writeUInt32BE(4 + jsonBytes + payloadBytes, at);
+    buf.writeUInt32BE(jsonBytes, at + 4);
+    this.runEnd = at + 8 + jsonBytes;
+    if (typeof payload === 'string') {
+      if (textBytes > 0) this.runEnd += buf.write(payload, this.runEnd, 'utf8');
+      return;
+    }
+    if (!payload) return;
+    for (const piece of payload) {
+      if (piece.byteLength === 0) continue;
+      if (piece.byteLength <= COPY_MAX) {
+        const to = this.reserve(piece.byteLength);
+        this.gather!.set(piece, to);
+        this.runEnd = to + piece.byteLength;
+      } else {
+        this.endRun();
+        this.out.push(piece);
+        this.outBytes += piece.byteLength;
+      }
+    }
+  }
+
+  /** What was encoded since the last take, in order; its bytes are the taker's now. */
+  take(): Uint8Array[] {
+    this.endRun();
+    const out = this.out;
+    this.out = [];
+    this.outBytes = 0;
+    return out;
+  }
+
+  /**
+   * Where `n` bytes can be written next: on in the current run when they fit, otherwise at
+   * the start of a new gather buffer of at least `n` bytes.
+   */
+  private reserve(n: number): number {
+    if (this.gather && this.runEnd + n <= this.gather.length) return this.runEnd;
+    this.endRun();
+    this.gather = Buffer.allocUnsafeSlow(Math.max(GATHER_BYTES, n));
+    this.runStart = this.runEnd = 0;
+    return 0;
+  }
+
+  private endRun(): void {
+    if (this.runEnd > this.runStart) {
+      this.out.push(this.gather!.subarray(this.runStart, this.runEnd));
+      this.outBytes += this.runEnd - this.runStart;
+    }
+    this.runStart = this.runEnd;
+  }
 }
 
+/** One frame as one buffer. */
 export function encodeFrame(frame: Frame, payload?: string): Buffer {
-  const json = JSON.stringify(frame);
-  const jsonBytes = Buffer.byteLength(json, 'utf8');
-  const payloadBytes = payload === undefined ? 0 : Buffer.byteLength(payload, 'utf8');
-  const out = Buffer.allocUnsafe(8 + jsonBytes + payloadBytes);
-  out.writeUInt32BE(4 + jsonBytes + payloadBytes, 0);
-  out.writeUInt32BE(jsonBytes, 4);
-  out.write(json, 8, 'utf8');
-  if (payloadBytes > 0) out.write(payload!, 8 + jsonBytes, 'utf8');
-  return out;
+  const encoder = new FrameEncoder();
+  encoder.add(frame, payload);
+  return Buffer.concat(encoder.take());
 }
 
 export class FrameError extends Error {}

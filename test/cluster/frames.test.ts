@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, FrameError, encodeFrame, encodeFrameParts, type Frame, type Received } from '../../cluster/transport/frames.js';
+import { FrameDecoder, FrameError, encodeFrame, FrameEncoder, type Frame, type Received } from '../../cluster/transport/frames.js';
 import { SlabPool, SlabReader } from '../../cluster/transport/slabs.js';
 
 /** A decoded frame with its payload pieces joined into text, to compare. */
@@ -38,19 +38,27 @@ describe('length-prefixed frames', () => {
     expect(wire.subarray(wire.length - Buffer.byteLength(body)).toString('utf8')).toBe(body);
   });
 
-  it('carry a payload given in byte pieces as those bytes, and hand it on in the pieces it arrived in', () => {
-    const body = JSON.stringify({ result: 'success', msg: '', realm_users: [{ full_name: 'Zoë ✔' }] });
+  it('carry a payload given in byte pieces as those bytes (small ones copied, large ones as they are), and hand it on in the pieces it arrived in', () => {
+    const large = 'ü'.repeat(12_000); // 24,000 bytes: over the size that is copied
+    const body = JSON.stringify({ result: 'success', msg: '', realm_users: [{ full_name: 'Zoë ✔' }], note: large });
     const bytes = Buffer.from(body);
-    // Pieces cut anywhere, a multi-byte character included, and an empty one.
-    const cuts = [Buffer.from(bytes.subarray(0, 10)), Buffer.alloc(0), Buffer.from(bytes.subarray(10, 55)), Buffer.from(bytes.subarray(55))];
+    // Pieces cut anywhere, a multi-byte character included, an empty one and a large one.
+    const at = bytes.length - 24_010;
+    const cuts = [Buffer.from(bytes.subarray(0, 10)), Buffer.alloc(0), Buffer.from(bytes.subarray(10, 55)), Buffer.from(bytes.subarray(55, at)), Buffer.from(bytes.subarray(at))];
     const response: Frame = { kind: 'response', id: 9, res: { status: 200, body: {} } };
-    const pieces = encodeFrameParts(response, cuts);
-    // The pieces themselves follow the header, not copies.
-    expect(pieces.slice(1)).toEqual(cuts.filter((c) => c.length > 0));
-    expect(pieces[2]).toBe(cuts[2]);
-    const wire = Buffer.concat([...pieces, encodeFrame({ kind: 'cancel', id: 3 })]);
+    const encoder = new FrameEncoder();
+    encoder.add(response, cuts);
+    encoder.add({ kind: 'cancel', id: 3 });
+    expect(encoder.bytes).toBe(encodeFrame(response, body).length + encodeFrame({ kind: 'cancel', id: 3 }).length);
+    const pieces = encoder.take();
+    expect(encoder.bytes).toBe(0);
+    // The header and the small pieces in one gathered run, the large piece itself (not a
+    // copy), then the next frame in a run of its own.
+    expect(pieces).toHaveLength(3);
+    expect(pieces[1]).toBe(cuts[4]);
+    const wire = Buffer.concat(pieces);
     expect(wire.equals(Buffer.concat([encodeFrame(response, body), encodeFrame({ kind: 'cancel', id: 3 })]))).toBe(true);
-    for (const size of [1, 7, 64, wire.length]) {
+    for (const size of [1, 7, 64, 10_000, wire.length]) {
       const decoder = new FrameDecoder();
       const out: Received[] = [];
       for (let i = 0; i < wire.length; i += size) out.push(...decoder.push(wire.subarray(i, i + size)));
@@ -59,6 +67,19 @@ describe('length-prefixed frames', () => {
       for (const piece of out[0]!.payload!.slice(1)) expect(piece.buffer).toBe(wire.buffer);
       if (size === wire.length) expect(out[0]!.payload).toHaveLength(1);
     }
+  });
+
+  it('gather the frames of a turn into shared buffers and start a new one where the last is full', () => {
+    const encoder = new FrameEncoder();
+    const frames: Frame[] = Array.from({ length: 2000 }, (_, id) => ({ kind: 'bounce', id, reason: `moved to worker ${id}` }));
+    for (const f of frames) encoder.add(f, 'x'.repeat(f.kind === 'bounce' ? f.id % 50 : 0));
+    const pieces = encoder.take();
+    // About 150 KB of frames: a few 64 KiB gather buffers, not one buffer per frame.
+    const total = pieces.reduce((n, p) => n + p.byteLength, 0);
+    expect(total).toBeGreaterThan(128 * 1024);
+    expect(pieces.length).toBe(3);
+    const out = new FrameDecoder().push(Buffer.concat(pieces));
+    expect(out.map(asText)).toEqual(frames.map((f) => ({ ...f, payload: f.kind === 'bounce' && f.id % 50 ? 'x'.repeat(f.id % 50) : undefined })));
   });
 
   it('read into pooled slabs, hold them until each payload is released, then give them back', () => {
