@@ -70,13 +70,16 @@ export class FramedSocket extends EventEmitter {
    * byte pieces (small ones copied, large ones written as they are).
    */
   send(frame: Frame, payload?: string | readonly Uint8Array[]): void {
-    if (this.closed || this.socket.destroyed) return;
+    if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
     this.encoder.add(frame, payload);
     if (this.flushScheduled || this.blocked) return;
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
+      // A turn that produced enough to count as congested frees its producer once handed over.
+      const wasCongested = this.encoder.bytes >= TURN_HIGH_WATER;
       this.flush();
+      if (wasCongested && !this.blocked) this.emit('drained');
     });
   }
 
@@ -86,12 +89,11 @@ export class FramedSocket extends EventEmitter {
    * until it drains.
    */
   private flush(): void {
-    if (this.blocked || this.closed || this.socket.destroyed) return;
-    const wasCongested = this.encoder.bytes >= TURN_HIGH_WATER;
+    if (this.blocked || this.closed || this.socket.destroyed || this.socket.writableEnded) return;
     if (this.write(this.encoder.take())) {
       this.blocked = true;
       this.emit('congested');
-    } else if (wasCongested) this.emit('drained');
+    }
   }
 
   /** Writes pieces to the socket; true when it said it is full. */
@@ -105,9 +107,13 @@ export class FramedSocket extends EventEmitter {
     return full;
   }
 
-  /** Ends the connection after what waits (the socket buffers what the kernel cannot take). */
+  /**
+   * Ends the connection after what waits (the socket buffers what the kernel cannot take);
+   * frames sent after this are dropped.
+   */
   close(): void {
-    if (!this.closed && !this.socket.destroyed) this.write(this.encoder.take());
+    if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
+    this.write(this.encoder.take());
     this.socket.end();
   }
 

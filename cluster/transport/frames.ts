@@ -68,7 +68,7 @@ export class FrameEncoder {
     if (typeof payload === 'string') payloadBytes = Buffer.byteLength(payload, 'utf8');
     else if (payload) for (const piece of payload) payloadBytes += piece.byteLength;
     // Room for the header: three bytes a UTF-16 unit at most (measured when it is long).
-    const headRoom = 8 + (json.length <= 16_384 ? json.length * 3 : Buffer.byteLength(json, 'utf8'));
+    const headRoom = 8 + (json.length <= 1024 ? json.length * 3 : Buffer.byteLength(json, 'utf8'));
     const textBytes = typeof payload === 'string' ? payloadBytes : 0;
     const at = this.reserve(headRoom + textBytes);
     const buf = this.gather!;
@@ -98,6 +98,8 @@ export class FrameEncoder {
   /** What was encoded since the last take, in order; its bytes are the taker's now. */
   take(): Uint8Array[] {
     this.endRun();
+    // A buffer made larger for one big frame is not kept for the small ones after it.
+    if (this.gather && this.gather.length > GATHER_BYTES) this.gather = null;
     const out = this.out;
     this.out = [];
     this.outBytes = 0;

@@ -79,4 +79,34 @@ describe('FramedSocket under back-pressure', () => {
     expect(drained).toBeGreaterThanOrEqual(1);
     expect(sending.congested).toBe(false);
   });
+
+  it('delivers what waits when closed while congested, and drops frames sent after closing', async () => {
+    const { writer, reader } = await pair();
+    reader.pause();
+    const sending = new FramedSocket(writer);
+    const body = 'y'.repeat(64 * 1024);
+    let sent = 0;
+    while (!sending.congested && sent < 2000) {
+      sending.send(answer(sent), body + sent);
+      sent++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (let i = 0; i < 10; i++) sending.send(answer(sent++), body + (sent - 1));
+    sending.send({ kind: 'bye' });
+    sending.close();
+    sending.send(answer(sent), 'after close');
+    let writerError: Error | null = null;
+    writer.on('error', (err) => (writerError = err));
+
+    const receiving = new FramedSocket(reader);
+    const got: Received[] = [];
+    const ended = new Promise<void>((resolve) => reader.once('end', () => resolve()));
+    receiving.on('frame', (f: Received) => got.push(f));
+    reader.resume();
+    await ended;
+    expect(got).toHaveLength(sent + 1);
+    expect(got.slice(0, sent).map((f) => f.kind === 'response' && f.id)).toEqual(Array.from({ length: sent }, (_, i) => i));
+    expect(got[sent]!.kind).toBe('bye');
+    expect(writerError).toBeNull();
+  });
 });
