@@ -8,9 +8,12 @@
 // back up; the front stops sending.
 import type net from 'node:net';
 import { EventEmitter } from 'node:events';
-import { FrameDecoder, FrameEncoder, type Frame, type Received } from './frames.js';
+import { FrameDecoder, FrameEncoder, type Frame, type Received, type Taken } from './frames.js';
+import type { BodyBytes } from '../../src/http/bodyText.js';
 import type { Slab, SlabReader } from './slabs.js';
 
+/** Frames received in one turn of the event loop, after which reading waits for the next turn. */
+const FRAMES_PER_TURN = 256;
 /** A turn that produced this much is congested until it is handed to the socket. */
 const TURN_HIGH_WATER = 1024 * 1024;
 
@@ -20,6 +23,12 @@ export class FramedSocket extends EventEmitter {
   private flushScheduled = false;
   /** The socket said it is full: nothing more is handed to it until 'drain'. */
   private blocked = false;
+  /** Frames received since this turn began, and whether a check at the turn's end is due. */
+  private framesThisTurn = 0;
+  private turnCounted = false;
+  /** Reading stops for the rest of a turn that received FRAMES_PER_TURN, or while the owner says. */
+  private heldForTurn = false;
+  private heldByOwner = false;
   closed = false;
 
   /**
@@ -58,6 +67,38 @@ export class FramedSocket extends EventEmitter {
       return;
     }
     for (const frame of frames) this.emit('frame', frame);
+    this.framesThisTurn += frames.length;
+    if (this.framesThisTurn >= FRAMES_PER_TURN && !this.heldForTurn) {
+      // Enough for one turn: the rest is read after the event loop has seen to its other
+      // sockets and timers (a wave of thousands of poll answers read at once would hold a
+      // send, its commit and its answer behind it for hundreds of milliseconds).
+      this.heldForTurn = true;
+      this.updateReading();
+      setImmediate(() => {
+        this.heldForTurn = false;
+        this.framesThisTurn = 0;
+        this.updateReading();
+      });
+    }
+    if (!this.turnCounted) {
+      this.turnCounted = true;
+      setImmediate(() => {
+        this.turnCounted = false;
+        if (!this.heldForTurn) this.framesThisTurn = 0;
+      });
+    }
+  }
+
+  /** The owner stops reading (true) or reads again (false), e.g. while its answers back up. */
+  holdReading(hold: boolean): void {
+    this.heldByOwner = hold;
+    this.updateReading();
+  }
+
+  private updateReading(): void {
+    if (this.closed || this.socket.destroyed) return;
+    if (this.heldByOwner || this.heldForTurn) this.socket.pause();
+    else this.socket.resume();
   }
 
   /** True while frames wait for the kernel buffer to drain, or this turn produced a lot. */
@@ -66,10 +107,10 @@ export class FramedSocket extends EventEmitter {
   }
 
   /**
-   * Sends a frame, with a payload carried as is after its header (see frames.ts): text, or
-   * byte pieces (small ones copied, large ones written as they are).
+   * Sends a frame, with a payload carried as is after its header (see frames.ts): text, byte
+   * pieces (small ones copied, large ones written as they are), or bytes that write themselves.
    */
-  send(frame: Frame, payload?: string | readonly Uint8Array[]): void {
+  send(frame: Frame, payload?: string | readonly Uint8Array[] | BodyBytes): void {
     if (this.closed || this.socket.destroyed || this.socket.writableEnded) return;
     this.encoder.add(frame, payload);
     if (this.flushScheduled || this.blocked) return;
@@ -96,13 +137,24 @@ export class FramedSocket extends EventEmitter {
     }
   }
 
-  /** Writes pieces to the socket; true when it said it is full. */
-  private write(pieces: Uint8Array[]): boolean {
-    if (pieces.length === 0) return false;
-    if (pieces.length === 1) return !this.socket.write(pieces[0]!);
+  /**
+   * Writes what was taken to the socket; true when it said it is full. The encoder's buffers
+   * are given back once the socket wrote the last piece (or failed to).
+   */
+  private write(taken: Taken): boolean {
+    const { pieces } = taken;
+    if (pieces.length === 0) {
+      taken.release();
+      return false;
+    }
+    const done = (err?: Error | null) => {
+      // A failed write may leave bytes with the socket: those buffers go to the collector.
+      if (!err) taken.release();
+    };
+    if (pieces.length === 1) return !this.socket.write(pieces[0]!, done);
     let full = false;
     this.socket.cork();
-    for (const piece of pieces) if (!this.socket.write(piece)) full = true;
+    for (let i = 0; i < pieces.length; i++) if (!this.socket.write(pieces[i]!, i === pieces.length - 1 ? done : undefined)) full = true;
     this.socket.uncork();
     return full;
   }

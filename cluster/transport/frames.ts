@@ -8,6 +8,7 @@
 import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { ShardBatch, ShardReply } from '../shardOps.js';
 import type { Slab } from './slabs.js';
+import { isBodyBytes, type BodyBytes } from '../../src/http/bodyText.js';
 
 /** front → worker */
 export type FrontFrame =
@@ -41,43 +42,78 @@ export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
 
 /** Payload pieces up to this size are copied into the gather buffer; larger ones go as they are. */
 const COPY_MAX = 16 * 1024;
-/** Size of a gather buffer. Its bytes are never written again once taken: a new one follows. */
+/** Size of a gather buffer. */
 const GATHER_BYTES = 64 * 1024;
+/**
+ * Gather buffers kept for use again, shared by the process's encoders: up to 64 MiB, enough
+ * for a queue shard's answers to a wave of 10,000 polls, which leave in one turn.
+ */
+const MAX_FREE_GATHERS = 1024;
+const freeGathers: Buffer[] = [];
+
+/** A gather buffer, and how many taken pieces in it are not written out yet. */
+interface Gather {
+  buf: Buffer;
+  /** Takes whose pieces lie in it and were not released. */
+  refs: number;
+  /** No longer written into: back to the pool once refs is 0. */
+  retired: boolean;
+}
+
+/** What an encoder hands over: pieces in order, and the call that frees them once written. */
+export interface Taken {
+  pieces: Uint8Array[];
+  /** The pieces were written out (or dropped): their gather buffers may be used again. */
+  release(): void;
+}
 
 /**
  * Encodes frames one after the other for one write: small frames and payload pieces are
- * copied into a shared gather buffer, larger pieces are kept as they are (a large body is
- * never joined into one buffer). `take` hands over what was encoded since the last take.
+ * copied into a gather buffer, and a body given as BodyBytes is written straight into it;
+ * larger pieces are kept as they are (a large body is never joined into one buffer). `take`
+ * hands over what was encoded since the last take. A gather buffer is used again once every
+ * take with pieces in it was released and it is full: a busy connection writes through the
+ * same few buffers instead of allocating memory outside V8's heap for each (enough of that
+ * makes V8 run a full collection, which for a worker holding a large realm takes hundreds of
+ * milliseconds).
  */
 export class FrameEncoder {
   private out: Uint8Array[] = [];
   private outBytes = 0;
   /** The gather buffer, the start of the run not yet in `out`, and its end. */
-  private gather: Buffer | null = null;
+  private gather: Gather | null = null;
   private runStart = 0;
   private runEnd = 0;
+  /** Gather buffers the pieces since the last take lie in. */
+  private used: Gather[] = [];
 
   /** Bytes encoded and not yet taken. */
   get bytes(): number {
     return this.outBytes + this.runEnd - this.runStart;
   }
 
-  add(frame: Frame, payload?: string | readonly Uint8Array[]): void {
+  add(frame: Frame, payload?: string | readonly Uint8Array[] | BodyBytes): void {
     const json = JSON.stringify(frame);
     let payloadBytes = 0;
     if (typeof payload === 'string') payloadBytes = Buffer.byteLength(payload, 'utf8');
+    else if (isBodyBytes(payload)) payloadBytes = payload.byteLength;
     else if (payload) for (const piece of payload) payloadBytes += piece.byteLength;
     // Room for the header: three bytes a UTF-16 unit at most (measured when it is long).
     const headRoom = 8 + (json.length <= 1024 ? json.length * 3 : Buffer.byteLength(json, 'utf8'));
-    const textBytes = typeof payload === 'string' ? payloadBytes : 0;
-    const at = this.reserve(headRoom + textBytes);
-    const buf = this.gather!;
+    const inline = typeof payload === 'string' || isBodyBytes(payload) ? payloadBytes : 0;
+    const at = this.reserve(headRoom + inline);
+    const buf = this.gather!.buf;
     const jsonBytes = buf.write(json, at + 8, 'utf8');
     buf.writeUInt32BE(4 + jsonBytes + payloadBytes, at);
     buf.writeUInt32BE(jsonBytes, at + 4);
     this.runEnd = at + 8 + jsonBytes;
     if (typeof payload === 'string') {
-      if (textBytes > 0) this.runEnd += buf.write(payload, this.runEnd, 'utf8');
+      if (inline > 0) this.runEnd += buf.write(payload, this.runEnd, 'utf8');
+      return;
+    }
+    if (isBodyBytes(payload)) {
+      payload.writeTo(buf, this.runEnd);
+      this.runEnd += inline;
       return;
     }
     if (!payload) return;
@@ -85,7 +121,7 @@ export class FrameEncoder {
       if (piece.byteLength === 0) continue;
       if (piece.byteLength <= COPY_MAX) {
         const to = this.reserve(piece.byteLength);
-        this.gather!.set(piece, to);
+        this.gather!.buf.set(piece, to);
         this.runEnd = to + piece.byteLength;
       } else {
         this.endRun();
@@ -95,35 +131,71 @@ export class FrameEncoder {
     }
   }
 
-  /** What was encoded since the last take, in order; its bytes are the taker's now. */
-  take(): Uint8Array[] {
+  /**
+   * What was encoded since the last take, in order. Its bytes stay as they are until
+   * `release` is called, and are not the encoder's to reuse before.
+   */
+  take(): Taken {
     this.endRun();
     // A buffer made larger for one big frame is not kept for the small ones after it.
-    if (this.gather && this.gather.length > GATHER_BYTES) this.gather = null;
-    const out = this.out;
+    if (this.gather && this.gather.buf.length > GATHER_BYTES) this.retire();
+    const pieces = this.out;
+    const used = this.used;
     this.out = [];
     this.outBytes = 0;
-    return out;
+    this.used = [];
+    for (const g of used) g.refs++;
+    let released = false;
+    return {
+      pieces,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const g of used) {
+          g.refs--;
+          this.recycle(g);
+        }
+      },
+    };
   }
 
   /**
    * Where `n` bytes can be written next: on in the current run when they fit, otherwise at
-   * the start of a new gather buffer of at least `n` bytes.
+   * the start of another gather buffer of at least `n` bytes.
    */
   private reserve(n: number): number {
-    if (this.gather && this.runEnd + n <= this.gather.length) return this.runEnd;
+    if (this.gather && this.runEnd + n <= this.gather.buf.length) return this.runEnd;
     this.endRun();
-    this.gather = Buffer.allocUnsafeSlow(Math.max(GATHER_BYTES, n));
+    this.retire();
+    const buf = n <= GATHER_BYTES ? (freeGathers.pop() ?? Buffer.allocUnsafeSlow(GATHER_BYTES)) : Buffer.allocUnsafeSlow(n);
+    this.gather = { buf, refs: 0, retired: false };
     this.runStart = this.runEnd = 0;
     return 0;
   }
 
   private endRun(): void {
     if (this.runEnd > this.runStart) {
-      this.out.push(this.gather!.subarray(this.runStart, this.runEnd));
+      const g = this.gather!;
+      this.out.push(g.buf.subarray(this.runStart, this.runEnd));
       this.outBytes += this.runEnd - this.runStart;
+      if (this.used[this.used.length - 1] !== g) this.used.push(g);
     }
     this.runStart = this.runEnd;
+  }
+
+  /** The current gather buffer is not written into any more. */
+  private retire(): void {
+    const g = this.gather;
+    if (!g) return;
+    this.gather = null;
+    g.retired = true;
+    this.recycle(g);
+  }
+
+  /** A retired buffer that no take holds (nor the pieces not yet taken) goes back to the pool. */
+  private recycle(g: Gather): void {
+    if (!g.retired || g.refs > 0 || this.used.includes(g)) return;
+    if (g.buf.length === GATHER_BYTES && freeGathers.length < MAX_FREE_GATHERS) freeGathers.push(g.buf);
   }
 }
 
@@ -131,7 +203,7 @@ export class FrameEncoder {
 export function encodeFrame(frame: Frame, payload?: string): Buffer {
   const encoder = new FrameEncoder();
   encoder.add(frame, payload);
-  return Buffer.concat(encoder.take());
+  return Buffer.concat(encoder.take().pieces);
 }
 
 export class FrameError extends Error {}

@@ -114,8 +114,8 @@ export class WorkerServer {
           this.log.warn({ frame: (frame as { kind: string }).kind }, 'unknown frame from front');
       }
     });
-    fs.on('congested', () => socket.pause());
-    fs.on('drained', () => socket.resume());
+    fs.on('congested', () => fs.holdReading(true));
+    fs.on('drained', () => fs.holdReading(false));
     fs.on('socketError', (err: Error) => this.log.debug({ err: err.message }, 'front connection error'));
     fs.on('close', () => {
       // The front went away: its parked polls are released (their queues stay).

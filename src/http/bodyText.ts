@@ -76,13 +76,34 @@ function plainEventJson(event: Record<string, unknown>): string {
 }
 
 /**
+ * A body made as UTF-8 bytes where it is written: its length, and a function that writes
+ * exactly that many bytes at an offset of a buffer. A poll's answer is written this way
+ * straight into the buffer that goes to the socket (a cluster's frame), without a buffer of
+ * its own (each such buffer is memory outside V8's heap, and enough of those allocated
+ * makes V8 run a full collection).
+ */
+export interface BodyBytes {
+  readonly byteLength: number;
+  writeTo(out: Buffer, at: number): void;
+}
+
+export const isBodyBytes = (x: unknown): x is BodyBytes => x !== null && typeof x === 'object' && typeof (x as BodyBytes).writeTo === 'function';
+
+/** BodyBytes in a buffer of their own. */
+export function bodyBuffer(bytes: BodyBytes): Buffer {
+  const out = Buffer.allocUnsafe(bytes.byteLength);
+  bytes.writeTo(out, 0);
+  return out;
+}
+
+/**
  * What a client receives for a body: its JSON (exactly JSON.stringify's) and the newline
  * that ends every response body. Text, except for a poll's answer with events, which is made
  * as UTF-8 bytes (see eventsBodyBytes).
  */
-export function bodyPayload(body: Record<string, unknown>): string | Uint8Array[] {
+export function bodyPayload(body: Record<string, unknown>): string | BodyBytes {
   const events = body.events;
-  if (Array.isArray(events) && events.length > 0) return [eventsBodyBytes(body, events)];
+  if (Array.isArray(events) && events.length > 0) return eventsBodyBytes(body, events);
   return JSON.stringify(body) + '\n';
 }
 
@@ -92,7 +113,7 @@ export function bodyPayload(body: Record<string, unknown>): string | Uint8Array[
  * text is) and copied into the answer; the ids are written digit by digit, and only the
  * other text is encoded.
  */
-function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): Buffer {
+function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): BodyBytes {
   /** Text before each message event, its prefix bytes and id; then the text after the last. */
   const texts: string[] = [];
   const prefixes: Buffer[] = [];
@@ -133,25 +154,27 @@ function eventsBodyBytes(body: Record<string, unknown>, events: unknown[]): Buff
   let total = 0;
   for (const t of texts) total += Buffer.byteLength(t, 'utf8');
   for (let i = 0; i < prefixes.length; i++) total += prefixes[i]!.length + ID_KEY.length + decimalDigits(ids[i]!) + 1;
-  const out = Buffer.allocUnsafe(total);
-  let at = 0;
-  for (let i = 0; i < prefixes.length; i++) {
-    at = writeText(out, texts[i]!, at);
-    const prefix = prefixes[i]!;
-    out.set(prefix, at);
-    at += prefix.length;
-    for (let k = 0; k < ID_KEY.length; k++) out[at++] = ID_KEY.charCodeAt(k);
-    let id = ids[i]!;
-    const digits = decimalDigits(id);
-    for (let k = at + digits - 1; k >= at; k--) {
-      out[k] = 48 + (id % 10);
-      id = Math.floor(id / 10);
-    }
-    at += digits;
-    out[at++] = 0x7d; // }
-  }
-  out.write(texts[prefixes.length]!, at, 'utf8');
-  return out;
+  return {
+    byteLength: total,
+    writeTo(out: Buffer, at: number): void {
+      for (let i = 0; i < prefixes.length; i++) {
+        at = writeText(out, texts[i]!, at);
+        const prefix = prefixes[i]!;
+        out.set(prefix, at);
+        at += prefix.length;
+        for (let k = 0; k < ID_KEY.length; k++) out[at++] = ID_KEY.charCodeAt(k);
+        let id = ids[i]!;
+        const digits = decimalDigits(id);
+        for (let k = at + digits - 1; k >= at; k--) {
+          out[k] = 48 + (id % 10);
+          id = Math.floor(id / 10);
+        }
+        at += digits;
+        out[at++] = 0x7d; // }
+      }
+      out.write(texts[prefixes.length]!, at, 'utf8');
+    },
+  };
 }
 
 /**

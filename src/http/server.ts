@@ -16,7 +16,7 @@ import { apiErrorForFailure } from './failures.js';
 import { parseBody, parseQuery, parseWebhookBody } from './body.js';
 import { THUMBNAIL_PATH, thumbnailTarget } from './thumbnailLink.js';
 import type { RawParams } from './params.js';
-import { bodyPayload } from './bodyText.js';
+import { bodyBuffer, bodyPayload, isBodyBytes } from './bodyText.js';
 import { WebAssets } from './static.js';
 import { jsonRequestFields, readCookie, sessionCookieName } from './session.js';
 import { createStorage, type FileStorage } from '../storage/index.js';
@@ -96,7 +96,8 @@ function send(
   }
   p.aborted = true;
   const res = p.res;
-  const payload = typeof body === 'string' || Array.isArray(body) ? body : bodyPayload(body as Record<string, unknown>);
+  const made = typeof body === 'string' || Array.isArray(body) ? body : bodyPayload(body as Record<string, unknown>);
+  const payload = isBodyBytes(made) ? [bodyBuffer(made)] : made;
   if (typeof payload !== 'string') return writePieces(p, status, payload as Uint8Array[], headers, contentType, cookies, written);
   const text = payload;
   res.cork(() => {

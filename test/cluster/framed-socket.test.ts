@@ -109,4 +109,33 @@ describe('FramedSocket under back-pressure', () => {
     expect(got[sent]!.kind).toBe('bye');
     expect(writerError).toBeNull();
   });
+
+  it('reads a wave of frames over several turns of the event loop, and nothing while its owner holds reading', async () => {
+    const { writer, reader } = await pair();
+    const receiving = new FramedSocket(reader);
+    receiving.holdReading(true);
+    const perTurn: number[] = [];
+    let counting = false;
+    const got: number[] = [];
+    receiving.on('frame', (f: Received) => {
+      if (f.kind === 'response') got.push(f.id);
+      if (!counting) {
+        counting = true;
+        perTurn.push(0);
+        setImmediate(() => (counting = false));
+      }
+      perTurn[perTurn.length - 1]!++;
+    });
+    const sending = new FramedSocket(writer);
+    for (let i = 0; i < 5000; i++) sending.send(answer(i), 'x'.repeat(100));
+    // The bytes arrive and wait in the kernel while reading is held.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(got).toHaveLength(0);
+    receiving.holdReading(false);
+    await vi.waitFor(() => expect(got).toHaveLength(5000));
+    expect(got).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    // About 256 frames a turn (a read's worth more at most), not the whole wave at once.
+    expect(Math.max(...perTurn)).toBeLessThan(800);
+    expect(perTurn.length).toBeGreaterThanOrEqual(5);
+  });
 });

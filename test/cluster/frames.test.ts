@@ -50,7 +50,7 @@ describe('length-prefixed frames', () => {
     encoder.add(response, cuts);
     encoder.add({ kind: 'cancel', id: 3 });
     expect(encoder.bytes).toBe(encodeFrame(response, body).length + encodeFrame({ kind: 'cancel', id: 3 }).length);
-    const pieces = encoder.take();
+    const { pieces } = encoder.take();
     expect(encoder.bytes).toBe(0);
     // The header and the small pieces in one gathered run, the large piece itself (not a
     // copy), then the next frame in a run of its own.
@@ -73,13 +73,41 @@ describe('length-prefixed frames', () => {
     const encoder = new FrameEncoder();
     const frames: Frame[] = Array.from({ length: 2000 }, (_, id) => ({ kind: 'bounce', id, reason: `moved to worker ${id}` }));
     for (const f of frames) encoder.add(f, 'x'.repeat(f.kind === 'bounce' ? f.id % 50 : 0));
-    const pieces = encoder.take();
+    const { pieces } = encoder.take();
     // About 150 KB of frames: a few 64 KiB gather buffers, not one buffer per frame.
     const total = pieces.reduce((n, p) => n + p.byteLength, 0);
     expect(total).toBeGreaterThan(128 * 1024);
     expect(pieces.length).toBe(3);
     const out = new FrameDecoder().push(Buffer.concat(pieces));
     expect(out.map(asText)).toEqual(frames.map((f) => ({ ...f, payload: f.kind === 'bounce' && f.id % 50 ? 'x'.repeat(f.id % 50) : undefined })));
+  });
+
+  it('write into a gather buffer again only once every take with bytes in it was released', () => {
+    const encoder = new FrameEncoder();
+    const frame = (id: number): Frame => ({ kind: 'bounce', id, reason: 'r'.repeat(1000) });
+    const decode = (pieces: Uint8Array[]) => new FrameDecoder().push(Buffer.concat(pieces)).map((f) => (f.kind === 'bounce' ? f.id : -1));
+    const buffers = (pieces: Uint8Array[]) => new Set(pieces.map((p) => p.buffer));
+    for (let i = 0; i < 150; i++) encoder.add(frame(i)); // some 150 KB: three gather buffers
+    const first = encoder.take();
+    const firstBytes = Buffer.concat(first.pieces);
+    for (let i = 150; i < 450; i++) encoder.add(frame(i));
+    const second = encoder.take();
+    // Nothing released: the first take's bytes are as they were, in buffers not reused.
+    expect(Buffer.concat(first.pieces).equals(firstBytes)).toBe(true);
+    expect(decode(second.pieces)).toEqual(Array.from({ length: 300 }, (_, i) => 150 + i));
+    const before = new Set([...buffers(first.pieces), ...buffers(second.pieces)]);
+    first.release();
+    second.release();
+    for (let i = 450; i < 600; i++) encoder.add(frame(i));
+    const third = encoder.take();
+    expect(decode(third.pieces)).toEqual(Array.from({ length: 150 }, (_, i) => 450 + i));
+    // Released and full: the same memory serves again.
+    expect([...buffers(third.pieces)].filter((b) => before.has(b)).length).toBeGreaterThan(1);
+    // A take not released keeps its buffers out of use.
+    const kept = Buffer.concat(third.pieces);
+    for (let i = 600; i < 1200; i++) encoder.add(frame(i));
+    encoder.take().release();
+    expect(Buffer.concat(third.pieces).equals(kept)).toBe(true);
   });
 
   it('read into pooled slabs, hold them until each payload is released, then give them back', () => {

@@ -13,7 +13,7 @@ import { EventHub } from '../../src/events/hub.js';
 import type { EventQueue, QueueOptions } from '../../src/events/queue.js';
 import { buildMessageFilter, normalizeNarrow } from '../../src/events/narrow.js';
 import { SHAPE_EMPTY_TOPIC, SHAPE_GRAVATAR, SHAPE_MARKDOWN, SHAPE_SENDER_HIDDEN, type MessageFanout } from '../../src/events/messageFanout.js';
-import { bodyPayload } from '../../src/http/bodyText.js';
+import { bodyBuffer, bodyPayload } from '../../src/http/bodyText.js';
 
 const limits = { heartbeatSeconds: 45, maxEvents: 100, maxBytes: 1_000_000 };
 
@@ -88,7 +88,7 @@ function sharded() {
 const received = (q: EventQueue | undefined) => {
   if (!q) return 'missing';
   const payload = bodyPayload({ events: q.pending() });
-  return JSON.parse(typeof payload === 'string' ? payload : Buffer.concat(payload).toString('utf8'));
+  return JSON.parse(typeof payload === 'string' ? payload : bodyBuffer(payload).toString('utf8'));
 };
 
 describe('a message with queue shards', () => {

@@ -6,12 +6,12 @@ import { EventQueue, type QueueOptions, type QueueSnapshot } from '../../src/eve
 import { buildMessageFilter, normalizeNarrow } from '../../src/events/narrow.js';
 import { topicForQueue } from '../../src/events/shape.js';
 import type { ServerEvent } from '../../src/events/catalog/index.js';
-import { bodyPayload } from '../../src/http/bodyText.js';
+import { bodyBuffer, bodyPayload, isBodyBytes } from '../../src/http/bodyText.js';
 
 /** The text a client receives for a body (bytes for a poll's answer with events). */
 const received = (body: Record<string, unknown>) => {
   const payload = bodyPayload(body);
-  return typeof payload === 'string' ? payload : Buffer.concat(payload).toString('utf8');
+  return typeof payload === 'string' ? payload : bodyBuffer(payload).toString('utf8');
 };
 
 /** The hub delivers whatever it is given: these tests use small events of their own shapes. */
@@ -213,7 +213,14 @@ describe('shared message events', () => {
     for (const q of [a, b]) {
       const body = { result: 'success', msg: '', events: q.pending(), queue_id: q.id };
       // The bytes a client receives: JSON.stringify's JSON in UTF-8, and the newline that ends it.
-      expect(Array.isArray(bodyPayload(body))).toBe(true);
+      const bytes = bodyPayload(body);
+      expect(isBodyBytes(bytes)).toBe(true);
+      // Written where it is put, at an offset of a larger buffer, and nothing around it.
+      const into = Buffer.alloc((bytes as { byteLength: number }).byteLength + 7, 0x2a);
+      (bytes as { writeTo(out: Buffer, at: number): void }).writeTo(into, 3);
+      expect(into.subarray(0, 3).toString()).toBe('***');
+      expect(into.subarray(into.length - 4).toString()).toBe('****');
+      expect(into.subarray(3, into.length - 4).toString('utf8')).toBe(JSON.stringify(body) + '\n');
       expect(received(body)).toBe(JSON.stringify(body) + '\n');
     }
     // Answers without events, and other bodies, are text with the same newline.

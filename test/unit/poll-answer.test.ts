@@ -3,7 +3,7 @@
 // parsed JSON; an answer in another shape is parsed whole.
 import { describe, expect, it } from 'vitest';
 import { readPollAnswer, readPollAnswerParsed } from '../../bench/lib/pollAnswer.js';
-import { bodyPayload } from '../../src/http/bodyText.js';
+import { bodyBuffer, bodyPayload } from '../../src/http/bodyText.js';
 import { successBody } from '../../src/http/envelope.js';
 import { fanoutMarkerContent } from '../../bench/lib/request-spec.js';
 
@@ -18,7 +18,7 @@ const message = (id: number, content: string) => ({
 /** An answer as the server writes it: the envelope, the events, the queue id. */
 const answer = (events: Record<string, unknown>[]) => {
   const payload = bodyPayload(successBody({ events, queue_id: 's1-9c5e…' }));
-  return typeof payload === 'string' ? Buffer.from(payload) : Buffer.concat(payload);
+  return typeof payload === 'string' ? Buffer.from(payload) : bodyBuffer(payload);
 };
 
 describe('reading a poll answer from its bytes', () => {
