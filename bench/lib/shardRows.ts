@@ -42,7 +42,7 @@ export function shardRows(o: Outcome<ShardsResult> | undefined, uwsMicros: numbe
           `${fmt(f.sends.acked)} of ${fmt(f.sends.scheduled)} sends acknowledged in ${f.windowSeconds} s (ack p99 ${ms(f.sends.latency.p99)})`,
           f.sends.failed ? `${f.sends.failed} failed: ${f.sends.firstFailure}` : '',
           `queues: ${placementText(f.split, 'queues')}`,
-          `${fmt(f.subscribers)} registered in ${fmt(f.registerSeconds, 1)} s; ${cluster}`,
+          `${fmt(f.subscribers)} registered in ${fmt(f.registerSeconds, 1)} s; ${cluster}, subscribers on ${f.fronts} of its ${r.fronts} fronts`,
         ),
       ),
       info(

@@ -39,6 +39,8 @@ export interface FanoutResult {
   windowSeconds: number;
   split: ShardPlacement[];
   registerSeconds: number;
+  /** Fronts the subscribers and the sender connected to. */
+  fronts: number;
   sends: { scheduled: number; acked: number; failed: number; firstFailure?: string; latency: LatencySummary };
   /**
    * Per acknowledged send: the last subscriber's receipt − the send's scheduled start, ms; a
@@ -133,9 +135,14 @@ function mergeSends(reports: FanoutCollectReport[]): Map<number, FanoutSend> {
   return merged;
 }
 
-export async function fanoutAndKill(target: Target, realm: SeededRealm, workers: ClusterWorker[], opts: BenchOptions): Promise<{ fanout: Outcome<FanoutResult>; kill: Outcome<KillResult> }> {
+/**
+ * `fronts`: how many of the cluster's fronts the subscribers connect to, as many as their
+ * sockets need (the cluster may have more, for the parked-poll step's sockets): on a small
+ * machine each front more costs CPU that the fan-out needs.
+ */
+export async function fanoutAndKill(target: Target, realm: SeededRealm, workers: ClusterWorker[], opts: BenchOptions, fronts: number): Promise<{ fanout: Outcome<FanoutResult>; kill: Outcome<KillResult> }> {
   const subscribers = subscribersOf(realm, opts);
-  const endpoints = targetEndpoints(target);
+  const endpoints = targetEndpoints(target).slice(0, Math.max(1, fronts));
   const registerBody = formEncode({ event_types: ['message'], fetch_event_types: [] });
   const agentCount = Math.max(1, Math.ceil(subscribers.length / SUBSCRIBERS_PER_AGENT));
   const per = Math.ceil(subscribers.length / agentCount);
@@ -165,7 +172,7 @@ export async function fanoutAndKill(target: Target, realm: SeededRealm, workers:
         progress(`  ${fmt(queues)} queues in ${registerSeconds.toFixed(1)}s; ${split.map((s) => `${s.shard} on ${s.worker}: ${fmt(s.queues)} queues, ${fmt(s.parked)} parked`).join('; ')}`);
         const result = await measureFanout(target, realm, agents, subscribers.length, opts);
         acked.push(result.acked);
-        return { ...result.figures, split, registerSeconds };
+        return { ...result.figures, split, registerSeconds, fronts: endpoints.length };
       }, (r) => `all received p99 ${ms(r.allReceived.p99)}, per delivery p99 ${ms(r.sendToReceive.p99)}`),
     );
     const kill = fanout.ok
@@ -190,7 +197,7 @@ async function measureFanout(
   agents: Agent[],
   subscribers: number,
   opts: BenchOptions,
-): Promise<{ figures: Omit<FanoutResult, 'split' | 'registerSeconds'>; acked: number[] }> {
+): Promise<{ figures: Omit<FanoutResult, 'split' | 'registerSeconds' | 'fronts'>; acked: number[] }> {
   const windowSeconds = Math.max(10, opts.seconds);
   const meter = new CpuMeter(target.pid);
   meter.start();

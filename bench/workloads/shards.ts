@@ -118,7 +118,7 @@ export async function runShards(opts: BenchOptions, runStamp: string): Promise<S
           ),
         )
       : notSeeded<SerialRegisterResult>();
-    const { fanout, kill } = bigRealm ? await fanoutAndKill(running, bigRealm, workers, opts) : { fanout: notSeeded<FanoutResult>(), kill: notSeeded<KillResult>() };
+    const { fanout, kill } = bigRealm ? await fanoutAndKill(running, bigRealm, workers, opts, frontsFor(opts.shardSubscribers)) : { fanout: notSeeded<FanoutResult>(), kill: notSeeded<KillResult>() };
     return { fronts, workers: WORKERS, heartbeatSeconds, seeding, idle, register, fanout, kill };
   } finally {
     if (target) await target.stop().catch((err: unknown) => progress(`shards: stopping the cluster: ${errorText(err)}`));
