@@ -23,9 +23,8 @@ export class FramedSocket extends EventEmitter {
   private flushScheduled = false;
   /** The socket said it is full: nothing more is handed to it until 'drain'. */
   private blocked = false;
-  /** Frames received since this turn began, and whether a check at the turn's end is due. */
+  /** Frames received since this turn began (reset in setImmediate). */
   private framesThisTurn = 0;
-  private turnCounted = false;
   /** Reading stops for the rest of a turn that received FRAMES_PER_TURN, or while the owner says. */
   private heldForTurn = false;
   private heldByOwner = false;
@@ -67,6 +66,15 @@ export class FramedSocket extends EventEmitter {
       return;
     }
     for (const frame of frames) this.emit('frame', frame);
+    if (this.framesThisTurn === 0 && frames.length > 0) {
+      // The count starts again in the next turn, and reading too if it stopped for this one.
+      setImmediate(() => {
+        this.framesThisTurn = 0;
+        if (!this.heldForTurn) return;
+        this.heldForTurn = false;
+        this.updateReading();
+      });
+    }
     this.framesThisTurn += frames.length;
     if (this.framesThisTurn >= FRAMES_PER_TURN && !this.heldForTurn) {
       // Enough for one turn: the rest is read after the event loop has seen to its other
@@ -74,18 +82,6 @@ export class FramedSocket extends EventEmitter {
       // send, its commit and its answer behind it for hundreds of milliseconds).
       this.heldForTurn = true;
       this.updateReading();
-      setImmediate(() => {
-        this.heldForTurn = false;
-        this.framesThisTurn = 0;
-        this.updateReading();
-      });
-    }
-    if (!this.turnCounted) {
-      this.turnCounted = true;
-      setImmediate(() => {
-        this.turnCounted = false;
-        if (!this.heldForTurn) this.framesThisTurn = 0;
-      });
     }
   }
 

@@ -3,8 +3,9 @@
 // that is carried as is. A response's body travels as the payload: the worker turns it into
 // JSON once (or has its bytes ready: register's user lists), and the front writes those bytes
 // to the client without decoding, parsing or encoding them again (as JSON inside JSON it would
-// be escaped, parsed and stringified once more). A payload is sent as the pieces it is in and
-// received as the pieces it came in, never joined into one buffer or string.
+// be escaped, parsed and stringified once more). A payload is sent without being joined into
+// one buffer (small pieces are copied into the sender's gather buffer, large ones go as they
+// are; see FrameEncoder) and received as the pieces it came in.
 import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import type { ShardBatch, ShardReply } from '../shardOps.js';
 import type { Slab } from './slabs.js';
@@ -56,8 +57,6 @@ interface Gather {
   buf: Buffer;
   /** Takes whose pieces lie in it and were not released. */
   refs: number;
-  /** No longer written into: back to the pool once refs is 0. */
-  retired: boolean;
 }
 
 /** What an encoder hands over: pieces in order, and the call that frees them once written. */
@@ -94,13 +93,14 @@ export class FrameEncoder {
 
   add(frame: Frame, payload?: string | readonly Uint8Array[] | BodyBytes): void {
     const json = JSON.stringify(frame);
+    const body = isBodyBytes(payload) ? payload : null;
     let payloadBytes = 0;
     if (typeof payload === 'string') payloadBytes = Buffer.byteLength(payload, 'utf8');
-    else if (isBodyBytes(payload)) payloadBytes = payload.byteLength;
-    else if (payload) for (const piece of payload) payloadBytes += piece.byteLength;
+    else if (body) payloadBytes = body.byteLength;
+    else if (payload) for (const piece of payload as readonly Uint8Array[]) payloadBytes += piece.byteLength;
     // Room for the header: three bytes a UTF-16 unit at most (measured when it is long).
     const headRoom = 8 + (json.length <= 1024 ? json.length * 3 : Buffer.byteLength(json, 'utf8'));
-    const inline = typeof payload === 'string' || isBodyBytes(payload) ? payloadBytes : 0;
+    const inline = typeof payload === 'string' || body ? payloadBytes : 0;
     const at = this.reserve(headRoom + inline);
     const buf = this.gather!.buf;
     const jsonBytes = buf.write(json, at + 8, 'utf8');
@@ -111,13 +111,13 @@ export class FrameEncoder {
       if (inline > 0) this.runEnd += buf.write(payload, this.runEnd, 'utf8');
       return;
     }
-    if (isBodyBytes(payload)) {
-      payload.writeTo(buf, this.runEnd);
+    if (body) {
+      body.writeTo(buf, this.runEnd);
       this.runEnd += inline;
       return;
     }
     if (!payload) return;
-    for (const piece of payload) {
+    for (const piece of payload as readonly Uint8Array[]) {
       if (piece.byteLength === 0) continue;
       if (piece.byteLength <= COPY_MAX) {
         const to = this.reserve(piece.byteLength);
@@ -168,7 +168,7 @@ export class FrameEncoder {
     this.endRun();
     this.retire();
     const buf = n <= GATHER_BYTES ? (freeGathers.pop() ?? Buffer.allocUnsafeSlow(GATHER_BYTES)) : Buffer.allocUnsafeSlow(n);
-    this.gather = { buf, refs: 0, retired: false };
+    this.gather = { buf, refs: 0 };
     this.runStart = this.runEnd = 0;
     return 0;
   }
@@ -188,22 +188,17 @@ export class FrameEncoder {
     const g = this.gather;
     if (!g) return;
     this.gather = null;
-    g.retired = true;
     this.recycle(g);
   }
 
-  /** A retired buffer that no take holds (nor the pieces not yet taken) goes back to the pool. */
+  /**
+   * A buffer no longer written into, that no take holds (nor the pieces not yet taken), goes
+   * back to the pool.
+   */
   private recycle(g: Gather): void {
-    if (!g.retired || g.refs > 0 || this.used.includes(g)) return;
+    if (g === this.gather || g.refs > 0 || this.used.includes(g)) return;
     if (g.buf.length === GATHER_BYTES && freeGathers.length < MAX_FREE_GATHERS) freeGathers.push(g.buf);
   }
-}
-
-/** One frame as one buffer. */
-export function encodeFrame(frame: Frame, payload?: string): Buffer {
-  const encoder = new FrameEncoder();
-  encoder.add(frame, payload);
-  return Buffer.concat(encoder.take().pieces);
 }
 
 export class FrameError extends Error {}

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, FrameError, encodeFrame, FrameEncoder, type Frame, type Received } from '../../cluster/transport/frames.js';
+import { FrameDecoder, FrameError, FrameEncoder, type Frame, type Received } from '../../cluster/transport/frames.js';
 import { SlabPool, SlabReader } from '../../cluster/transport/slabs.js';
+
+/** One frame as one buffer, as the encoder writes it. */
+function encodeFrame(frame: Frame, payload?: string): Buffer {
+  const encoder = new FrameEncoder();
+  encoder.add(frame, payload);
+  return Buffer.concat(encoder.take().pieces);
+}
 
 /** A decoded frame with its payload pieces joined into text, to compare. */
 const asText = (f: Received) => (f.payload === undefined ? f : { ...f, payload: Buffer.concat(f.payload).toString('utf8') });
