@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ThroughputFigures } from './baselines.js';
 import { fmt, ms } from './progress.js';
 import type { Outcome, Row, RowResult, RunResults } from './results.js';
-import { CLUSTER_CPU_BAR, barRow, clusterOverheadRows, cpuPerOperationRows, info, naRow, ratioText, renderRows } from './rows.js';
+import { CLUSTER_CPU_BAR, barRow, clusterOverheadRows, compareRow, cpuPerOperationRows, info, naRow, ratioText, renderRows } from './rows.js';
 import { REPO_ROOT, RESULTS_DIR } from './server.js';
 import { shardRows } from './shardRows.js';
 
@@ -76,18 +76,34 @@ export function buildRows(r: RunResults, opts: { connections: number; senders: n
     const s = sends.saturated;
     const h = sends.halfRate;
     const deliveredPct = (d: { delivered: number; expected: number }) => (d.expected ? `${fmt((100 * d.delivered) / d.expected, 1)}% delivered` : '');
-    rows.push(
-      barRow(
-        `Channel sends/s (${sends.senders} senders, ${sends.subscribers} polling subs)`,
-        `${fmt(s.sendsPerSecond)} /s`,
-        s.sendsPerSecond,
-        pgSerial ? `${fmt(pgSerial.transactionsPerSecond)} tx/s` : 'n/a',
-        pgSerial?.transactionsPerSecond,
-        3,
-        true,
-        joinNotes(`p99 ${ms(s.latency.p99)}`, deliveredPct(s.delivery), cpuNote(s.serverCpuPercent, s.loadCpuPercent, 'server'), s.failed ? `${s.failed} failed: ${s.firstFailure}` : ''),
-      ),
-    );
+    const serialShown = pgSerial ? `${fmt(pgSerial.transactionsPerSecond)} tx/s` : 'n/a';
+    const fixedNote = joinNotes(`p99 ${ms(s.latency.p99)}`, deliveredPct(s.delivery), cpuNote(s.serverCpuPercent, s.loadCpuPercent, 'server'), s.failed ? `${s.failed} failed: ${s.firstFailure}` : '');
+    const fixedName = `Channel sends/s (${sends.senders} senders, ${sends.subscribers} polling subs)`;
+    const cap = sends.capacity;
+    if (cap) {
+      // The bar is judged on the capacity: the best rate over the steps with more senders.
+      const b = cap.best;
+      const steps = cap.steps.map((st) => `${st.senders}: ${fmt(st.sendsPerSecond)}/s`).join(', ');
+      rows.push(
+        barRow(
+          `Channel sends/s at capacity (${b.senders} senders, ${sends.subscribers} polling subs)`,
+          `${fmt(b.sendsPerSecond)} /s`,
+          b.sendsPerSecond,
+          serialShown,
+          pgSerial?.transactionsPerSecond,
+          3,
+          true,
+          joinNotes(`senders ${steps}`, `p99 ${ms(b.latency.p99)}`, deliveredPct(b.delivery), cpuNote(b.serverCpuPercent, b.loadCpuPercent, 'server'), b.failed ? `${b.failed} failed: ${b.firstFailure}` : ''),
+        ),
+      );
+      rows.push(
+        pgSerial
+          ? compareRow(fixedName, `${fmt(s.sendsPerSecond)} /s`, s.sendsPerSecond, serialShown, pgSerial.transactionsPerSecond, fixedNote)
+          : info(fixedName, `${fmt(s.sendsPerSecond)} /s`, fixedNote, s.sendsPerSecond),
+      );
+    } else {
+      rows.push(barRow(fixedName, `${fmt(s.sendsPerSecond)} /s`, s.sendsPerSecond, serialShown, pgSerial?.transactionsPerSecond, 3, true, fixedNote));
+    }
     rows.push(
       barRow(
         `Send p99 at half rate (${fmt(h.targetRate)}/s, open loop)`,
@@ -247,8 +263,8 @@ Columns:
 - **uWS req/s**: raw uWebSockets.js hello world, same load generator and connections as GET /users/me.
 - **PG tx/s**: raw Postgres one-row INSERT+COMMIT transactions per second, one connection.
 - **PG p99 ×N**: p99 of those transactions with N concurrent connections (N = senders).
-- **Sends/s**: channel messages per second, durable, into channels whose subscribers all long-poll; ratio to PG tx/s. Bar ≥ 3×.
-- **Send p99**: send latency at half that rate (open loop); ratio to PG p99 ×N. Bar ≤ 3×.
+- **Sends/s**: channel messages per second, durable, into channels whose subscribers all long-poll; ratio to PG tx/s. Bar ≥ 3×. Since 2026-11-29 the rate at capacity: the best of closed loops with 16, 32, 64… senders (before, 16 senders only).
+- **Send p99**: send latency at half the 16-sender rate (open loop); ratio to PG p99 ×N. Bar ≤ 3×.
 - **S→R p99**: send→receive latency over every subscriber at half rate; ratio to send p99. Bar ≤ 2×.
 - **/users/me**: GET /users/me requests per second; ratio to uWS req/s. Bar ≥ 0.4×.
 - **Idle**: parked long-polls answered by their heartbeat within interval + 2 s in every round after the parking round, of those parked (fewer than asked when the server's open-file limit is lower). Bar: 20,000, all.

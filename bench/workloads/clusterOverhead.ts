@@ -112,7 +112,7 @@ async function measureSide(
       if (figures.requestsPerSecond === 0) throw new Error(`GET /users/me: ${figures.firstFailure ?? 'no successful response'}`);
       return figures;
     }, (r) => `${fmt(r.requestsPerSecond)} req/s, p99 ${ms(r.latency.p99)}`);
-    const sends = await step(`cluster-overhead: channel sends on ${label}`, () => runSends(running, realm, channels, sized), (r) =>
+    const sends = await step(`cluster-overhead: channel sends on ${label}`, () => runSends(running, realm, channels, sized, false), (r) =>
       `${fmt(r.saturated.sendsPerSecond)} sends/s, p99 ${ms(r.saturated.latency.p99)}`,
     );
     const exit = running.exitStatus?.();

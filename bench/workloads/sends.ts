@@ -2,6 +2,10 @@
 //   1. saturating closed loop of N senders → sends/s (durable: acknowledged after commit)
 //   2. open loop at half that rate → send latency, and send→receive latency measured on
 //      every subscriber's queue from the send instant embedded in the content.
+//   3. capacity: closed loops with 2, 4, 8 and 16 times as many senders, until the
+//      rate stops growing. N closed-loop senders each wait for their answer, so at N = 16
+//      the rate is N over a send's latency (the group commit's statement in flight, then its
+//      own), not what the server can take; the capacity is the best rate of these steps.
 
 import type { DrainReport, LoopResult, OpenLoopResult, SubscriberQueue, SubscribersResult } from '../lib/agent-protocol.js';
 import { Agent } from '../lib/agents.js';
@@ -47,8 +51,36 @@ export interface SendsResult {
      */
     cost: SendCost | null;
   };
+  /** Step 3, when asked for: the rate with more senders, until it stops growing. */
+  capacity: SendCapacity | null;
   subscriberPolls: SubscribersResult;
 }
+
+export interface CapacityStep {
+  senders: number;
+  sendsPerSecond: number;
+  latency: LatencySummary;
+  failed: number;
+  firstFailure?: string;
+  /** Percentages of one core, over the measuring window. */
+  serverCpuPercent: number | null;
+  loadCpuPercent: number;
+  cpuMicrosPerSend: number | null;
+  delivery: DrainReport;
+}
+
+export interface SendCapacity {
+  /** Every step, the first one being the saturating loop of step 1. */
+  steps: CapacityStep[];
+  /** The step with the highest rate. */
+  best: CapacityStep;
+}
+
+/** Capacity steps stop at this many times the base senders, or when a step gains less than CAPACITY_GAIN. */
+const CAPACITY_MAX_FACTOR = 16;
+const CAPACITY_GAIN = 1.05;
+/** Longest measuring window of a capacity step. */
+const CAPACITY_SECONDS = 5;
 
 export interface SendCost {
   cpuMs: number;
@@ -89,30 +121,67 @@ function requireSuccess(what: string, result: LoopResult): void {
   throw new Error(`${what}: POST /api/v1/messages never succeeded: ${result.firstFailure ?? 'no response'}`);
 }
 
-export async function runSends(target: Target, realm: SeededRealm, channels: string[], opts: BenchOptions): Promise<SendsResult> {
+/**
+ * A closed loop of `senders` senders over the measuring window, then the wait until every
+ * subscriber's queue had every acknowledged send (so that the next step starts unloaded).
+ */
+async function closedLoopStep(
+  target: Target,
+  realm: SeededRealm,
+  channels: string[],
+  subscribersAgent: Agent,
+  queues: number,
+  step: { senders: number; phase: string; warmupSeconds: number; seconds: number },
+): Promise<CapacityStep> {
+  const meter = new CpuMeter(target.pid);
+  const meterTimer = setTimeout(() => meter.start(), step.warmupSeconds * 1000);
+  const loop = await Agent.run<LoopResult>({
+    kind: 'closed-loop',
+    endpoints: targetEndpoints(target),
+    specs: sendSpecs(realm, step.senders, channels, step.phase),
+    connections: step.senders,
+    warmupMs: step.warmupSeconds * 1000,
+    durationMs: step.seconds * 1000,
+    timeoutMs: 30_000,
+  });
+  clearTimeout(meterTimer);
+  const cpu = meter.read();
+  requireSuccess(`sends from ${step.senders} senders`, loop);
+  const sendsPerSecond = (loop.ok * 1000) / loop.windowMs;
+  progress(`  ${step.senders} senders: ${Math.round(sendsPerSecond)} sends/s; waiting for delivery to ${queues} queues`);
+  subscribersAgent.command({ cmd: 'drain', phase: step.phase, expected: loop.allOk * queues, timeoutMs: 15_000 });
+  const delivery = await subscribersAgent.waitFor<DrainReport>('drained');
+  return {
+    senders: step.senders,
+    sendsPerSecond,
+    latency: loop.latency,
+    failed: loop.failed,
+    firstFailure: loop.firstFailure,
+    serverCpuPercent: cpu?.percent ?? null,
+    loadCpuPercent: (100 * loop.agentCpuMs) / loop.windowMs,
+    cpuMicrosPerSend: cpuMicrosPerOp(cpu, loop.ok),
+    delivery,
+  };
+}
+
+/**
+ * Runs the three steps; the capacity step only when `capacity` is set (the cluster-overhead
+ * phase compares one process and a cluster at the same senders and skips it).
+ */
+export async function runSends(target: Target, realm: SeededRealm, channels: string[], opts: BenchOptions, capacity = true): Promise<SendsResult> {
   const endpoints = targetEndpoints(target);
   const queues = await registerQueues(target, realm, opts.subscribers);
   const subscribersAgent = new Agent({ kind: 'subscribers', endpoints, queues, pollTimeoutMs: 120_000 });
   try {
     // 1. Saturating closed loop.
-    const meter = new CpuMeter(target.pid);
-    const meterTimer = setTimeout(() => meter.start(), opts.warmupSeconds * 1000);
-    const saturated = await Agent.run<LoopResult>({
-      kind: 'closed-loop',
-      endpoints,
-      specs: sendSpecs(realm, opts.senders, channels, 'p1'),
-      connections: opts.senders,
-      warmupMs: opts.warmupSeconds * 1000,
-      durationMs: opts.seconds * 1000,
-      timeoutMs: 30_000,
+    const saturated = await closedLoopStep(target, realm, channels, subscribersAgent, queues.length, {
+      senders: opts.senders,
+      phase: 'p1',
+      warmupSeconds: opts.warmupSeconds,
+      seconds: opts.seconds,
     });
-    clearTimeout(meterTimer);
-    const saturatedCpu = meter.read();
-    requireSuccess('saturating sends', saturated);
-    const sendsPerSecond = (saturated.ok * 1000) / saturated.windowMs;
-    progress(`  saturating sends: ${Math.round(sendsPerSecond)} sends/s; waiting for delivery to ${queues.length} queues`);
-    subscribersAgent.command({ cmd: 'drain', phase: 'p1', expected: saturated.allOk * queues.length, timeoutMs: 15_000 });
-    const saturatedDelivery = await subscribersAgent.waitFor<DrainReport>('drained');
+    const sendsPerSecond = saturated.sendsPerSecond;
+    const saturatedDelivery = saturated.delivery;
 
     // 2. Open loop at half the saturated rate.
     const targetRate = Math.max(1, Math.floor(sendsPerSecond / 2));
@@ -143,6 +212,26 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
           cpuMicrosPerDelivery: cpuMicrosPerOp(withDeliveries, halfDelivery.delivered),
         }
       : null;
+
+    // 3. Capacity: more senders while the rate still grows.
+    let capacitySteps: CapacityStep[] | null = null;
+    if (capacity) {
+      capacitySteps = [saturated];
+      let best = saturated;
+      for (let factor = 2; factor <= CAPACITY_MAX_FACTOR; factor *= 2) {
+        const step = await closedLoopStep(target, realm, channels, subscribersAgent, queues.length, {
+          senders: opts.senders * factor,
+          phase: `c${factor}`,
+          warmupSeconds: Math.min(opts.warmupSeconds, 1),
+          seconds: Math.min(opts.seconds, CAPACITY_SECONDS),
+        });
+        capacitySteps.push(step);
+        const grew = step.sendsPerSecond >= best.sendsPerSecond * CAPACITY_GAIN;
+        if (step.sendsPerSecond > best.sendsPerSecond) best = step;
+        if (!grew) break;
+      }
+    }
+
     subscribersAgent.command({ cmd: 'stop' });
     const subscriberPolls = await subscribersAgent.result<SubscribersResult>();
 
@@ -156,9 +245,9 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
         failed: saturated.failed,
         firstFailure: saturated.firstFailure,
         delivery: saturatedDelivery,
-        serverCpuPercent: saturatedCpu?.percent ?? null,
-        loadCpuPercent: (100 * saturated.agentCpuMs) / saturated.windowMs,
-        cpuMicrosPerSend: cpuMicrosPerOp(saturatedCpu, saturated.ok),
+        serverCpuPercent: saturated.serverCpuPercent,
+        loadCpuPercent: saturated.loadCpuPercent,
+        cpuMicrosPerSend: saturated.cpuMicrosPerSend,
       },
       halfRate: {
         targetRate,
@@ -173,6 +262,7 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
         serverCpuPercent: halfCpu?.percent ?? null,
         cost,
       },
+      capacity: capacitySteps ? { steps: capacitySteps, best: capacitySteps.reduce((a, b) => (b.sendsPerSecond > a.sendsPerSecond ? b : a)) } : null,
       subscriberPolls,
     };
   } finally {
