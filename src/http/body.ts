@@ -3,9 +3,29 @@ import { getParts } from 'uWebSockets.js';
 import { ApiError } from '../model/errors.js';
 import type { RawParams } from './params.js';
 
+/**
+ * Form-encoded parameters (a query string or a form body), as URLSearchParams reads them; a
+ * later value of a name replaces an earlier one. Text without `%` or `+` (a long-poll's
+ * `queue_id=…&last_event_id=…`) has nothing to decode and is split in place, without the
+ * iterator and the entry arrays URLSearchParams makes.
+ */
 export function parseQuery(query: string, into: RawParams = {}): RawParams {
   if (!query) return into;
-  for (const [k, v] of new URLSearchParams(query)) into[k] = v;
+  if (query.includes('%') || query.includes('+')) {
+    for (const [k, v] of new URLSearchParams(query)) into[k] = v;
+    return into;
+  }
+  let start = query.charCodeAt(0) === 63 ? 1 : 0; // a leading '?' is not part of a name
+  while (start <= query.length) {
+    let end = query.indexOf('&', start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      const eq = query.indexOf('=', start);
+      if (eq < 0 || eq > end) into[query.slice(start, end)] = '';
+      else into[query.slice(start, eq)] = query.slice(eq + 1, end);
+    }
+    start = end + 1;
+  }
   return into;
 }
 
