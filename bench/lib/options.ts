@@ -67,7 +67,8 @@ Sizes and durations
   --seconds S            measuring seconds per throughput phase (default 10; quick 3)
   --warmup S             warm-up seconds before measuring (default 2; quick 0.5)
   --connections N        connections for the req/s phases (default 64)
-  --senders N            concurrent senders, and Postgres baseline concurrency (default 16)
+  --senders N            concurrent senders, and Postgres baseline concurrency (default 16);
+                         the capacity steps use 2, 4, 8 and 16 times as many
   --subscribers N        users subscribed to each send channel, all long-polling (default 50)
   --channels N           channels the senders spread over (default 4)
   --idle N               parked long-polls (default 20000; quick 1000)

@@ -1,4 +1,4 @@
-// Workloads 1 and 2: channel messages into channels whose subscribers all long-poll.
+// The sends workloads: channel messages into channels whose subscribers all long-poll.
 //   1. saturating closed loop of N senders → sends/s (durable: acknowledged after commit)
 //   2. open loop at half that rate → send latency, and send→receive latency measured on
 //      every subscriber's queue from the send instant embedded in the content.
@@ -215,7 +215,7 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
         }
       : null;
 
-    // 3. Capacity: more senders while the rate still grows.
+    // 3. Capacity: the same loop with more senders.
     let capacitySteps: CapacityStep[] | null = null;
     if (capacity) {
       capacitySteps = [saturated];
