@@ -1,6 +1,7 @@
 // Message templates shared by the Git hosting integrations (GitHub, GitLab, Gitea), worded as
 // Zulip's so that the same events read the same.
 import { PUNCTUATION, pyStr } from './python.js';
+import { ownEntry } from './wild.js';
 
 export const topicWithBranch = (repo: string, branch: string) => `${repo} / ${branch}`;
 export const topicWithPrOrIssue = (repo: string, type: string, id: number | string, title: string) => `${repo} / ${type} #${id} ${title}`;
@@ -108,7 +109,7 @@ export function pullRequestMessage(o: PullRequestOptions): string {
   const id = o.number !== undefined && o.number !== null ? ` #${o.number}` : '';
   const title = o.title !== undefined && o.title !== null ? ` ${o.title}` : '';
   const assigneePart = o.action === 'assigned' ? ` ${pyStr(o.assigneeUpdated)} to` : o.action === 'unassigned' ? ` ${pyStr(o.assigneeUpdated)} from` : '';
-  let main = `${o.userName} ${ACTION_WORDS[o.action] ?? o.action}${assigneePart} [${type}${id}${title}](${o.url})`;
+  let main = `${o.userName} ${ownEntry(ACTION_WORDS, o.action) ?? o.action}${assigneePart} [${type}${id}${title}](${o.url})`;
   if (o.targetBranch && o.baseBranch) main = `${main} from \`${o.targetBranch}\` to \`${o.baseBranch}\``;
   const assignees = o.assignees && o.assignees.length > 0 ? o.assignees : null;
   if (assignees) main = `${main} (assigned to ${assigneeList(assignees)})`;

@@ -2,7 +2,7 @@
 // Zulip's event names (which `only_events` / `exclude_events` filter on); one message per event.
 import type { Integration, WebhookRequest, WebhookResult } from './types.js';
 import { ignored, post } from './types.js';
-import { parseJsonBody, type Wild } from './wild.js';
+import { ownEntry, parseJsonBody, type Wild } from './wild.js';
 import { missingEventHeader, unsupportedEvent } from './errors.js';
 import { boolParam } from './params.js';
 import { checkSignature } from './signature.js';
@@ -37,7 +37,8 @@ function zulipEvent(header: string, p: Wild, branches: string | undefined): stri
   switch (header) {
     case 'pull_request': {
       const action = p.at('action').str();
-      if (PULL_REQUEST_ACTIONS[action]) return PULL_REQUEST_ACTIONS[action];
+      const named = ownEntry(PULL_REQUEST_ACTIONS, action);
+      if (named) return named;
       if (IGNORED_PULL_REQUEST_ACTIONS.includes(action)) return null;
       break;
     }
@@ -68,7 +69,7 @@ function zulipEvent(header: string, p: Wild, branches: string | undefined): stri
       return 'issues';
     }
     default:
-      if (GITHUB_BODIES[header]) return header;
+      if (ownEntry(GITHUB_BODIES, header)) return header;
       if (IGNORED_EVENTS.includes(header)) return null;
   }
   throw unsupportedEvent(NAME, `${header}:${p.has('action') ? p.at('action').str() : '???'}`);
@@ -118,7 +119,7 @@ function handle(req: WebhookRequest): WebhookResult {
   }
   const event = zulipEvent(header, p, req.params.branches);
   if (event === null) return ignored();
-  const content = GITHUB_BODIES[event]!({ payload: p, includeTitle: req.params.topic !== undefined });
+  const content = ownEntry(GITHUB_BODIES, event)!({ payload: p, includeTitle: req.params.topic !== undefined });
   return post(event, { topic: topicFor(p, event), content });
 }
 

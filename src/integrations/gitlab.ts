@@ -2,7 +2,7 @@
 // refined by the payload's action or noteable type, as Zulip's GitLab integration does.
 import type { Integration, WebhookRequest, WebhookResult } from './types.js';
 import { ignored, post } from './types.js';
-import { parseJsonBody, type Wild } from './wild.js';
+import { ownEntry, parseJsonBody, type Wild } from './wild.js';
 import { badPayload, missingEventHeader, unsupportedEvent } from './errors.js';
 import { EMPTY_SHA, commitCommentMessage, issueMessage, pullRequestMessage, pushCommitsMessage, pushTagMessage, removeBranchMessage, topicWithPrOrIssue } from './git.js';
 
@@ -236,7 +236,7 @@ function eventOf(req: WebhookRequest, p: Wild): string | null {
     // Zulip looks the branch up as a substring of the `branches` parameter.
     if (!req.params.branches.includes(branchName(p))) return null;
   }
-  if (BODIES[event]) return event;
+  if (ownEntry(BODIES, event)) return event;
   throw unsupportedEvent(NAME, event);
 }
 
@@ -253,7 +253,7 @@ function handle(req: WebhookRequest): WebhookResult {
   const event = eventOf(req, p);
   if (event === null) return ignored();
   const userTopic = req.params.topic;
-  let content = BODIES[event]!(p, userTopic !== undefined);
+  let content = ownEntry(BODIES, event)!(p, userTopic !== undefined);
   // With a topic of the user's choosing, the message names its project.
   if (userTopic) content = `[[${repoName(p)}](${projectHomepage(p)})] ${content}`;
   return post(event, { topic: topicFor(event, p, useTitle), content });

@@ -3,7 +3,7 @@
 // Markdown and Jira users into realm users' names where they match, as Zulip's Jira integration.
 import type { Integration, UserDirectory, WebhookRequest, WebhookResult } from './types.js';
 import { ignored, post } from './types.js';
-import { parseJsonBody, Wild } from './wild.js';
+import { ownEntry, parseJsonBody, Wild } from './wild.js';
 import { anomalousPayload, unsupportedEvent } from './errors.js';
 import { ApiError } from '../model/errors.js';
 import { PUNCTUATION } from './python.js';
@@ -155,7 +155,7 @@ function handle(req: WebhookRequest): WebhookResult {
   if (event === null && p.get('transition').truthy) event = 'jira:issue_updated';
   if (event !== null && IGNORED_EVENTS.includes(event)) return ignored();
   if (event === null) throw anomalousPayload(NAME);
-  const content = CONTENT[event];
+  const content = ownEntry(CONTENT, event);
   if (!content) throw unsupportedEvent(NAME, event);
   return post(event, { topic: `${issueId(p)}: ${issueTitle(p)}`, content: content(p, req.directory) });
 }

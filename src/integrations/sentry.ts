@@ -2,7 +2,7 @@
 // payload's shape (Sentry sends no event header), worded as Zulip's Sentry integration.
 import type { Integration, WebhookRequest, WebhookResult } from './types.js';
 import { post } from './types.js';
-import { parseJsonBody, Wild } from './wild.js';
+import { ownEntry, parseJsonBody, Wild } from './wild.js';
 import { badPayload, unsupportedEvent } from './errors.js';
 import { pyReprStr, pyStr } from './python.js';
 
@@ -39,7 +39,7 @@ function exceptionBody(event: Wild, header: string): string {
       .reverse()
       .find((f) => f.get('filename').value === filename.value);
     if (frame && frame.has('context_line') && !frame.at('context_line').isNull) {
-      const language = HIGHLIGHT[text(event.at('platform'))] ?? '';
+      const language = ownEntry(HIGHLIGHT, text(event.at('platform'))) ?? '';
       const pre = tracebackLines(frame.get('pre_context'));
       const post_ = tracebackLines(frame.get('post_context'));
       return `${header}**filename:** ${text(filename)}\n\`\`\`\n\nTraceback:\n\`\`\`${language}\n${pre}---> ${frame.at('context_line').str()}\n${post_}\`\`\`\n`;
@@ -109,7 +109,10 @@ function asIntegrationPayload(payload: Wild): Wild | null {
   const ts = event.has('timestamp') ? event.at('timestamp').value : event.at('received').value;
   if (typeof ts !== 'number') throw badPayload(`${event.path}['timestamp'] is not a number`);
   const seconds = Math.floor(Math.round(ts * 1e6) / 1e6);
-  const datetime = new Date(seconds * 1000).toISOString().replace('.000Z', '.000000+00:00');
+  const when = new Date(seconds * 1000);
+  // Beyond what a date can hold (±8.64e15 ms): refused like any other bad field.
+  if (Number.isNaN(when.getTime())) throw badPayload(`${event.path}['timestamp'] is not a time`);
+  const datetime = when.toISOString().replace('.000Z', '.000000+00:00');
   const reshaped = { ...(payload.value as object), event: { ...(event.value as object), web_url: webUrl, datetime } };
   return new Wild(payload.path, reshaped);
 }

@@ -6,6 +6,14 @@ import { pyReprStr } from './python.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * A table's own entry for a name a payload or header chose: `constructor`, `toString` and the
+ * like must not find what every object inherits.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
 const isDict = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export class Wild {

@@ -100,6 +100,33 @@ describe('integrations never crash on odd payloads', () => {
     for (const c of cases) expect(outcome(c, JSON.stringify(c.payload)), c.name).toBe('ok');
   });
 
+  it('refuse a Sentry event whose timestamp lies beyond what a date can hold', () => {
+    const c = cases.find((x) => x.payload === sentry.pluginEventForMessage)!;
+    for (const timestamp of [8640000000001, -8640000000001, 1e300]) {
+      const changed = mutate(c.payload as Json, ['event', 'timestamp'], timestamp);
+      expect(outcome(c, JSON.stringify(changed)), String(timestamp)).toBe('BAD_REQUEST');
+    }
+  });
+
+  it('find no event, action or platform in what every object inherits', () => {
+    const byPayload = (payload: unknown) => cases.find((x) => x.payload === payload)!;
+    const jira = byPayload(misc.jiraCreated);
+    const githubIssues = byPayload(gh.issues);
+    const githubPull = byPayload(gh.pullRequestOpened);
+    const gitlab = byPayload(gl.issueCreatedWithAssignee);
+    const unsupported = 'UNSUPPORTED_WEBHOOK_EVENT_TYPE';
+    for (const name of ['valueOf', 'constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      expect(outcome(jira, JSON.stringify(mutate(jira.payload as Json, ['webhookEvent'], name))), `jira ${name}`).toBe(unsupported);
+      expect(outcome({ ...githubIssues, headers: { 'x-github-event': name } }, JSON.stringify(githubIssues.payload)), `github ${name}`).toBe(unsupported);
+      expect(outcome(githubPull, JSON.stringify(mutate(githubPull.payload as Json, ['action'], name))), `github action ${name}`).toBe(unsupported);
+      expect(outcome({ ...gitlab, headers: { 'x-gitlab-event': name } }, JSON.stringify(gitlab.payload)), `gitlab ${name}`).toBe(unsupported);
+    }
+    const sentryEvent = byPayload(sentry.eventForExceptionPython);
+    const r = findIntegration('sentry')!.handle(request(sentryEvent, JSON.stringify(mutate(sentryEvent.payload as Json, ['data', 'event', 'platform'], 'constructor'))));
+    expect(r.kind).toBe('messages');
+    if (r.kind === 'messages') for (const m of r.messages) expect(m.content).not.toContain('native code');
+  });
+
   it('refuse or handle a payload with one field changed or removed', () => {
     const arbitraryCase = fc.integer({ min: 0, max: cases.length - 1 }).chain((i) => {
       const payload = cases[i]!.payload as Json;
