@@ -194,7 +194,12 @@ export class WorkerClient {
     if (!entry.isPoll) this.inFlight--;
     // The body came as the payload: JSON bytes the front writes as they came.
     if (frame.kind === 'response') {
-      const res = frame.payload === undefined ? frame.res : { ...frame.res, bodyBytes: frame.payload, releaseBody: frame.release };
+      const res = frame.res;
+      if (frame.payload !== undefined) {
+        // Set on the parsed header itself: a spread copy gets a hidden class of its own (see responseHead).
+        res.bodyBytes = frame.payload;
+        res.releaseBody = frame.release;
+      }
       entry.settle({ kind: 'response', res });
     } else entry.settle({ kind: 'bounce', reason: frame.reason });
     this.pump();

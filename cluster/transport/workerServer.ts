@@ -10,7 +10,7 @@ import type { GateOutcome, RealmGate } from '../realmGate.js';
 import type { ShardHost } from '../shardHost.js';
 import { shardOfRequest } from '../queueShards.js';
 import { FramedSocket } from './framedSocket.js';
-import type { FrontFrame } from './frames.js';
+import { responseHead, type FrontFrame } from './frames.js';
 
 export class WorkerServer {
   private server: net.Server | null = null;
@@ -75,8 +75,11 @@ export class WorkerServer {
               if (outcome.kind === 'response') {
                 // The body goes as the frame's payload, as the JSON the client gets (its bytes
                 // as they are when the worker has them in pieces).
-                const { body, bodyJson: text, bodyBytes, ...rest } = outcome.res;
-                fs.send({ kind: 'response', id: frame.id, res: { ...rest, body: {} } }, bodyBytes ?? (text !== undefined ? text + '\n' : bodyPayload(body)));
+                const res = outcome.res;
+                fs.send(
+                  { kind: 'response', id: frame.id, res: responseHead(res) },
+                  res.bodyBytes ?? (res.bodyJson !== undefined ? res.bodyJson + '\n' : bodyPayload(res.body)),
+                );
               } else fs.send({ kind: 'bounce', id: frame.id, reason: outcome.reason });
             },
             (err: unknown) => {
