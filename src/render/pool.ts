@@ -74,6 +74,35 @@ function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
 
+/**
+ * A task's abort signal, as piscina takes one (it listens for 'abort' once, and removes its
+ * listener when the task ends). An AbortController would do, but Node adds its fields to each
+ * AbortSignal after making it, which gives every signal hidden classes of its own; one per
+ * render task, for the major collections to clear.
+ */
+class TaskSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  private listener: (() => void) | null = null;
+
+  addEventListener(_name: 'abort', listener: () => void): void {
+    this.listener = listener;
+  }
+
+  removeEventListener(_name: 'abort', listener: () => void): void {
+    if (this.listener === listener) this.listener = null;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = new DOMException('This operation was aborted', 'AbortError');
+    const listener = this.listener;
+    this.listener = null;
+    listener?.();
+  }
+}
+
 export class RenderPool {
   private readonly piscina: Piscina<WorkerTask, RenderResult[] | string[]>;
   private readonly threads: number;
@@ -144,7 +173,7 @@ export class RenderPool {
    * and waits for the rest of the budget if the task started late.
    */
   private async runWithBudget(task: WorkerTask): Promise<RenderResult[] | string[]> {
-    const controller = new AbortController();
+    const signal = new TaskSignal();
     const pooled = this.freeSlots.pop();
     const started: StartSlot = pooled === undefined ? { buffer: new SharedArrayBuffer(8), slot: 0 } : { buffer: this.startBuffer, slot: pooled };
     const times = pooled === undefined ? new Float64Array(started.buffer) : this.startTimes;
@@ -155,17 +184,19 @@ export class RenderPool {
       const now = Date.now();
       const startedAt = times[started.slot]!;
       if (startedAt === 0) {
-        if (now - dispatchedAt >= this.budgetMs + STARTUP_GRACE_MS) controller.abort();
+        if (now - dispatchedAt >= this.budgetMs + STARTUP_GRACE_MS) signal.abort();
         else timer = setTimeout(check, Math.min(this.budgetMs, dispatchedAt + this.budgetMs + STARTUP_GRACE_MS - now));
       } else if (now - startedAt >= this.budgetMs) {
-        controller.abort();
+        signal.abort();
       } else {
         timer = setTimeout(check, startedAt + this.budgetMs - now);
       }
     };
     timer = setTimeout(check, this.budgetMs);
     try {
-      return await this.piscina.run({ ...task, started }, { signal: controller.signal });
+      // Set on the task itself: a spread copy gets a hidden class of its own for every task.
+      task.started = started;
+      return await this.piscina.run(task, { signal });
     } finally {
       clearTimeout(timer);
       if (pooled !== undefined) this.freeSlots.push(pooled);

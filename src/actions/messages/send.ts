@@ -13,7 +13,7 @@ import type { Stream, User } from '../../model/types.js';
 import { VisibilityPolicy, type MessageRecord, type UserTopic } from '../../model/messageState.js';
 import { checkGroupMentions, renderContent, type RenderedContent } from './render.js';
 import { Flag } from '../../db/flags.js';
-import { ensureConversation, reserveMessageIds, topicHasMessageIn, topicParticipantIds, type FlagRow } from '../../db/messages.js';
+import { ensureConversation, reserveMessageIds, topicHasMessageIn, topicParticipantIds, type FlagRow, type NewMessage } from '../../db/messages.js';
 import { hasRealmPermission } from '../../permissions/realmSettings.js';
 import { usersInGroupSetting } from '../../permissions/groups.js';
 import { checkCanAccessRecipients, checkCanSendDirect, checkCanSendToChannel, hasFullHistoryAccess, OPEN_END } from '../../permissions/messageAccess.js';
@@ -232,7 +232,9 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
   const policies = await topicPolicies(actor, sender, a, rendered, nowSeconds);
   const id = await takeMessageId(actor);
   const stream = a.stream;
-  const message: MessageRecord = {
+  // The stored row's idempotency key is part of the record from the start: a copy with the
+  // key added (spread) would get a hidden class of its own, and a new one for every send.
+  const message: MessageRecord & Pick<NewMessage, 'idempotencyKey'> = {
     id,
     realmId: actor.realm.id,
     senderId: sender.id,
@@ -252,6 +254,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
     client: input.client,
     recipientsListed: false,
     mentionsStreamWildcard: !!stream && rendered.wildcards.stream,
+    idempotencyKey: input.idempotencyKey ?? null,
   };
   const bits = recipientFlags(actor, sender, a, content, rendered, topicParticipants, input.readBySender);
   const flagRows: FlagRow[] = [{ userId: sender.id, messageId: id, flags: bits.get(sender.id)! }];
@@ -283,7 +286,7 @@ async function prepareSend(actor: RealmActor, sender: User, input: SendInput, co
   }
 
   const send: PreparedSend = {
-    message: { ...message, idempotencyKey: input.idempotencyKey ?? null },
+    message,
     flags: flagRows,
     userTopics: policies.map((t) => ({ ...t, lastUpdated: new Date(t.lastUpdated * 1000) })),
     firstInStreamId,
