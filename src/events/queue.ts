@@ -217,7 +217,12 @@ export class EventQueue {
  * catalog/messages.ts, which their JSON relies on (see eventJson).
  */
 function withId(event: ServerEvent, id: number): QueuedEvent {
-  if (event.type !== 'message') return { ...event, id } as QueuedEvent;
+  if (event.type !== 'message') {
+    // Copied, then the id set: a spread with the id added would make a hidden class per call.
+    const copy = Object.assign({}, event) as QueuedEvent;
+    copy.id = id;
+    return copy;
+  }
   return (
     event.local_message_id === undefined
       ? { type: event.type, message: event.message, flags: event.flags, id }

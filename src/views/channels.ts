@@ -75,7 +75,9 @@ export function formatStream(state: RealmState, stream: Stream): Record<string, 
     view = buildStreamView(state, stream);
     streamViews.set(stream, { usersVersion: state.usersVersion, view });
   }
-  return { ...view, first_message_id: stream.firstMessageId, subscriber_count: cachedSubscriberCount(state, stream.id) };
+  // Not a spread with the two fields added: that makes a hidden class per call (per channel of
+  // every register).
+  return Object.assign({}, view, { first_message_id: stream.firstMessageId, subscriber_count: cachedSubscriberCount(state, stream.id) });
 }
 
 function buildStreamView(state: RealmState, stream: Stream): Record<string, unknown> {

@@ -193,7 +193,8 @@ function editMessageNow(actor: RealmActor, user: User, input: EditInput): Promis
     if (plan) base.propagate_mode = input.propagateMode;
     if (plan?.streamChanged) base.new_stream_id = plan.to.id;
     actor.events.publish((queue: EventQueue) => {
-      const fields: Omit<UpdateMessageEvent, 'type'> = { ...base, flags: flagNames(readers.get(queue.userId) ?? 0) };
+      // Not a spread with flags added: that makes a hidden class per call (per queue here).
+      const fields: Omit<UpdateMessageEvent, 'type'> = Object.assign({}, base, { flags: flagNames(readers.get(queue.userId) ?? 0) });
       if (plan) {
         fields.orig_subject = topicForQueue(queue, plan.fromTopic);
         if (plan.topicChanged) {

@@ -155,7 +155,7 @@ async function enqueuePushJobs(actor: RealmActor, base: Omit<PushPayload, 'user_
       .filter((t) => withDevices.has(t.userId))
       .map((t) =>
         services.jobs
-          .enqueue('push', { realmId, userId: t.userId, payload: { ...base, user_id: t.userId, trigger: t.trigger } })
+          .enqueue('push', { realmId, userId: t.userId, payload: Object.assign({}, base, { user_id: t.userId, trigger: t.trigger }) })
           .catch((err: unknown) => services.log.error({ err, realm: actor.realm.stringId, user: t.userId, message: base.zulip_message_id }, 'could not queue a push notification')),
       ),
   );
