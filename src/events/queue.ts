@@ -182,7 +182,8 @@ export class EventQueue {
     }
     return {
       id: this.id,
-      opts: { ...rest, eventTypes: eventTypes ? [...eventTypes] : null },
+      // Object.assign, not a spread with eventTypes added: that makes a hidden class per copy.
+      opts: Object.assign({}, rest, { eventTypes: eventTypes ? [...eventTypes] : null }),
       nextEventId: this.nextEventId,
       newestPrunedId: this.newestPrunedId,
       lastConnection: this.lastConnection,
@@ -195,7 +196,7 @@ export class EventQueue {
   /** A queue rebuilt from a snapshot; `messageFilter` comes from the snapshot's narrow. */
   static restore(snap: QueueSnapshot, messageFilter: QueueOptions['messageFilter']): EventQueue {
     const { eventTypes, ...rest } = snap.opts;
-    const queue = new EventQueue({ ...rest, eventTypes: eventTypes ? new Set(eventTypes) : null, messageFilter }, snap.id);
+    const queue = new EventQueue(Object.assign({}, rest, { eventTypes: eventTypes ? new Set(eventTypes) : null, messageFilter }), snap.id);
     // A queue's events have consecutive ids ending at its last: they are made again from there.
     queue.buffer = snap.events.map(({ id: _id, ...event }) => event as ServerEvent);
     queue.sizes = snap.sizes.length === snap.events.length ? snap.sizes.slice() : snap.events.map((e) => JSON.stringify(e).length + 12);

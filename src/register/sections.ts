@@ -81,6 +81,9 @@ const sections: Record<string, Section> = {
   ...personalSections,
 };
 
+/** Every section by name; an entry in `sections` replaces the fallback of the same name. */
+const allSections: Record<string, Section> = { ...fallbackSections, ...sections };
+
 export async function initialState(
   actor: RealmActor,
   user: User,
@@ -90,9 +93,7 @@ export async function initialState(
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const parts: Array<SectionState | Promise<SectionState>> = [];
-  // An entry in `sections` replaces the fallback of the same name.
-  const all: Record<string, Section> = { ...fallbackSections, ...sections };
-  for (const [name, section] of Object.entries(all)) {
+  for (const [name, section] of Object.entries(allSections)) {
     if (fetchTypes === null || fetchTypes.has(name)) parts.push(section(actor, user, args, narrow));
   }
   for (const part of await Promise.all(parts)) Object.assign(out, part);

@@ -33,6 +33,18 @@ describe('hidden classes of per-event and per-answer copies', () => {
     for (const i of [CALLS / 2, CALLS - 1]) expect(haveSameMap(events[i]!, events[CALLS / 3]!), `event ${i}`).toBe(true);
   });
 
+  it("a queue's copied options, exported and restored: one map for every queue", () => {
+    const hub = new EventHub({ heartbeatSeconds: 45, maxEvents: 100, maxBytes: 1_000_000 });
+    for (let i = 0; i < CALLS; i++) hub.create(options(i + 1));
+    const { queues } = hub.exportQueues();
+    expect(queues).toHaveLength(CALLS);
+    for (const i of [CALLS / 2, CALLS - 1]) expect(haveSameMap(queues[i]!.opts, queues[CALLS / 3]!.opts), `snapshot ${i}`).toBe(true);
+    const restored = new EventHub({ heartbeatSeconds: 45, maxEvents: 100, maxBytes: 1_000_000 });
+    expect(restored.importQueues(queues)).toBe(CALLS);
+    const opts = queues.map((q) => restored.get(q.id, q.opts.userId).opts);
+    for (const i of [CALLS / 2, CALLS - 1]) expect(haveSameMap(opts[i]!, opts[CALLS / 3]!), `restored ${i}`).toBe(true);
+  });
+
   it("a cluster answer's header: one map for every answer", () => {
     const heads = Array.from({ length: CALLS }, (_, i) => responseHead({ status: 200, body: { result: 'success', n: i }, route: '/users/me', userId: i }));
     for (const i of [CALLS / 2, CALLS - 1]) expect(haveSameMap(heads[i]!, heads[CALLS / 3]!), `answer ${i}`).toBe(true);
