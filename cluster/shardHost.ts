@@ -286,7 +286,12 @@ export class ShardHost {
         );
       });
     } catch (err) {
-      if (err instanceof ApiError) return respond({ ...errorResponse(err), route: '/events' });
+      if (err instanceof ApiError) {
+        // Set on the new answer, not spread with the route added (a hidden class per call).
+        const r = errorResponse(err);
+        r.route = '/events';
+        return respond(r);
+      }
       throw err;
     }
   }
