@@ -22,17 +22,8 @@ export interface SendsResult {
   subscribers: number;
   channels: number;
   senders: number;
-  saturated: {
-    sendsPerSecond: number;
-    latency: LatencySummary;
-    failed: number;
-    firstFailure?: string;
-    delivery: DrainReport;
-    serverCpuPercent: number | null;
-    loadCpuPercent: number;
-    /** Server CPU over the measuring window per acknowledged send, µs. */
-    cpuMicrosPerSend: number | null;
-  };
+  /** Step 1: the closed loop of `senders`. */
+  saturated: CapacityStep;
   halfRate: {
     targetRate: number;
     sendsPerSecond: number;
@@ -65,6 +56,7 @@ export interface CapacityStep {
   /** Percentages of one core, over the measuring window. */
   serverCpuPercent: number | null;
   loadCpuPercent: number;
+  /** Server CPU over the measuring window per acknowledged send, µs. */
   cpuMicrosPerSend: number | null;
   delivery: DrainReport;
 }
@@ -183,7 +175,6 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
       seconds: opts.seconds,
     });
     const sendsPerSecond = saturated.sendsPerSecond;
-    const saturatedDelivery = saturated.delivery;
 
     // 2. Open loop at half the saturated rate.
     const targetRate = Math.max(1, Math.floor(sendsPerSecond / 2));
@@ -209,7 +200,7 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
           cpuMs: withDeliveries.cpuMs,
           sends: half.ok,
           deliveries: halfDelivery.delivered,
-          pollAnswers: halfDelivery.pollsSoFar - saturatedDelivery.pollsSoFar,
+          pollAnswers: halfDelivery.pollsSoFar - saturated.delivery.pollsSoFar,
           cpuMicrosPerSend: (1000 * withDeliveries.cpuMs) / half.ok,
           cpuMicrosPerDelivery: cpuMicrosPerOp(withDeliveries, halfDelivery.delivered),
         }
@@ -237,16 +228,7 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
       subscribers: queues.length,
       channels: channels.length,
       senders: opts.senders,
-      saturated: {
-        sendsPerSecond,
-        latency: saturated.latency,
-        failed: saturated.failed,
-        firstFailure: saturated.firstFailure,
-        delivery: saturatedDelivery,
-        serverCpuPercent: saturated.serverCpuPercent,
-        loadCpuPercent: saturated.loadCpuPercent,
-        cpuMicrosPerSend: saturated.cpuMicrosPerSend,
-      },
+      saturated,
       halfRate: {
         targetRate,
         sendsPerSecond: (half.ok * 1000) / (opts.seconds * 1000),
