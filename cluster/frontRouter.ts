@@ -115,6 +115,12 @@ export class ClusterRouter implements Router {
 
   private client(member: MemberInfo): { polls: WorkerClient; requests: WorkerClient } {
     let pair = this.clients.get(member.id);
+    if (pair && (pair.requests.member.host !== member.host || pair.requests.member.port !== member.port)) {
+      // Restarted under the same WORKER_ID at another address: the old connections go.
+      pair.polls.retire();
+      pair.requests.retire();
+      pair = undefined;
+    }
     if (!pair) {
       const options = {
         frontId: this.o.frontId,
