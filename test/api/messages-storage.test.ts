@@ -154,3 +154,35 @@ describe('an idempotency key', () => {
     expect(Number(row!.n)).toBe(1);
   });
 });
+
+describe('a batch of mixed sends', () => {
+  it('stores every column as sent, whatever the text holds', async () => {
+    const tricky = 'a "quoted" \\back\\slash {x,y} NULL, ünïcödé 🎉 \'single\' \t tab';
+    const post = (params: Record<string, unknown>, headers: Record<string, string> = {}) => call('POST', '/messages', params, headers);
+    const replies = await Promise.all([
+      post({ type: 'stream', to: 'small', topic: 'odd "topic" \\ {}', content: tricky }),
+      post({ type: 'stream', to: 'small', topic: 'me', content: '/me waves' }),
+      post({ type: 'direct', to: JSON.stringify([owner.user_id]), content: 'NULL' }),
+      post({ type: 'stream', to: 'small', topic: 'link', content: 'see https://example.com/x' }, { 'Idempotency-Key': 'mixed-batch' }),
+      post({ type: 'stream', to: 'small', topic: 'all', content: '@**all** hello' }),
+    ]);
+    for (const r of replies) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const ids = replies.map((r) => r.body.id as number);
+    const rows = await sql<Array<{
+      id: string; stream_id: number | null; topic: string; content: string; is_me_message: boolean; has_link: boolean;
+      idempotency_key: string | null; mentions_stream_wildcard: boolean; client: string; sender_id: number;
+    }>>`SELECT id, stream_id, topic, content, is_me_message, has_link, idempotency_key, mentions_stream_wildcard, client, sender_id
+        FROM messages WHERE id = ANY(${ids}::int8[]) ORDER BY id`;
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const [odd, me, dm, link, all] = ids.map((id) => byId.get(id)!);
+    expect(odd).toMatchObject({ topic: 'odd "topic" \\ {}', content: tricky, is_me_message: false, has_link: false, idempotency_key: null, sender_id: owner.user_id });
+    expect(odd!.stream_id).not.toBeNull();
+    expect(me).toMatchObject({ content: '/me waves', is_me_message: true });
+    expect(dm).toMatchObject({ stream_id: null, content: 'NULL', topic: '' });
+    expect(link).toMatchObject({ has_link: true, idempotency_key: 'mixed-batch' });
+    expect(all).toMatchObject({ mentions_stream_wildcard: true });
+    // And as the API gives them back.
+    const fetched = await call('GET', `/messages/${ids[0]}`, { apply_markdown: 'false' });
+    expect(fetched.body.message).toMatchObject({ content: tricky, subject: 'odd "topic" \\ {}' });
+  });
+});
