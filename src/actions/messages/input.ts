@@ -29,14 +29,25 @@ export function normalizeTopic(raw: string): string {
 
 export type ChannelTarget = string | number;
 
+/**
+ * A JSON value, or undefined for text that is not JSON. Text whose first character (after
+ * white space) cannot start a JSON value, a channel name like `general` or a list of emails,
+ * is not given to JSON.parse: a parse that fails throws, and making the exception costs more
+ * than the parse (it was 2% of a server's CPU under a storm of channel sends).
+ */
+function jsonValue(raw: string): unknown {
+  if (!/^\s*[[{"\-0-9tfn]/.test(raw)) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `to` of a channel message: a name, an id, or a JSON list of exactly one of them. */
 export function parseChannelTarget(raw: string): ChannelTarget {
-  let data: unknown = raw;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+  let data = jsonValue(raw);
+  if (data === undefined) return raw;
   if (Array.isArray(data)) {
     if (data.length !== 1) throw badRequest('Cannot send to multiple channels');
     data = data[0];
@@ -48,12 +59,7 @@ export function parseChannelTarget(raw: string): ChannelTarget {
 
 /** `to` of a direct message: a JSON list of user ids or of emails, or comma-separated emails. */
 export function parseDirectTargets(raw: string): number[] | string[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    data = raw;
-  }
+  let data = jsonValue(raw) ?? raw;
   if (typeof data === 'string') data = data.split(',');
   if (typeof data === 'number') data = [data];
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
