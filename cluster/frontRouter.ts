@@ -12,7 +12,7 @@ import type { ApiRequest, ApiResponse, Router } from '../src/http/contract.js';
 import { errorResponse } from '../src/http/envelope.js';
 import { ApiError } from '../src/model/errors.js';
 import type { MembershipView, MemberInfo } from './membership.js';
-import { WorkerClient, isLongPoll, type Call } from './transport/workerClient.js';
+import { WorkerClient, isLongPoll, type Call, type Outcome } from './transport/workerClient.js';
 import { routeKey } from './queueShards.js';
 
 export interface RouterOptions {
@@ -55,35 +55,67 @@ export class ClusterRouter implements Router {
     });
   }
 
-  async dispatch(req: ApiRequest): Promise<ApiResponse> {
+  /**
+   * The first attempt, which nearly every request ends with, is made without an async
+   * function: a parked long-poll waits here for up to a heartbeat, and an async function's
+   * suspended frame (all its registers) would live that long, through young collections.
+   */
+  dispatch(req: ApiRequest): Promise<ApiResponse> {
     const deadline = Date.now() + this.o.REROUTE_BUDGET_MS;
+    let call: Call;
+    try {
+      const member = this.cancelled.has(req.id) || this.closed ? null : this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
+      if (!member) return this.route(req, deadline, null);
+      call = this.send(member, req);
+    } catch (err) {
+      return Promise.reject(err); // as the async function before it: a failure is a rejection
+    }
+    return call.promise.then((outcome) => {
+      if (outcome.kind !== 'response') return this.route(req, deadline, outcome);
+      this.calls.delete(req.id);
+      this.cancelled.delete(req.id);
+      return outcome.res;
+    });
+  }
+
+  private send(member: MemberInfo, req: ApiRequest): Call {
     const longPoll = isLongPoll(req);
     const timeout = longPoll ? this.o.heartbeatSeconds * 1500 + this.o.REQUEST_TIMEOUT_MS : this.o.REQUEST_TIMEOUT_MS;
+    const pair = this.client(member);
+    const call = (longPoll ? pair.polls : pair.requests).send(req, timeout);
+    this.calls.set(req.id, call);
+    return call;
+  }
+
+  /** Attempts until one answers or the budget is spent, starting with `first`'s outcome if given. */
+  private async route(req: ApiRequest, deadline: number, first: Outcome | null): Promise<ApiResponse> {
     let last = 'no worker is available';
+    let outcome = first;
     try {
       for (let attempt = 0; ; attempt++) {
-        if (this.cancelled.has(req.id)) return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
-        if (this.closed) return error(503, 'SERVER_NOT_READY', 'Server is shutting down');
-        const member = this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
-        if (member) {
-          const pair = this.client(member);
-          const call = (longPoll ? pair.polls : pair.requests).send(req, timeout);
-          this.calls.set(req.id, call);
-          const outcome = await call.promise;
+        if (outcome === null) {
+          if (this.cancelled.has(req.id)) return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
+          if (this.closed) return error(503, 'SERVER_NOT_READY', 'Server is shutting down');
+          const member = this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
+          if (member) outcome = await this.send(member, req).promise;
+        }
+        if (outcome !== null) {
           this.calls.delete(req.id);
-          switch (outcome.kind) {
+          const o = outcome;
+          outcome = null;
+          switch (o.kind) {
             case 'response':
-              return outcome.res;
+              return o.res;
             case 'timeout':
               return error(504, 'REQUEST_TIMEOUT', 'The server did not answer in time');
             case 'cancelled':
               return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
             case 'bounce':
-              last = outcome.reason;
+              last = o.reason;
               break;
             case 'unreachable':
-              last = outcome.reason;
-              if (outcome.sent && req.method !== 'GET') {
+              last = o.reason;
+              if (o.sent && req.method !== 'GET') {
                 return error(502, 'INTERNAL_SERVER_ERROR', 'The server handling this request went away; it may or may not have been applied');
               }
               break;

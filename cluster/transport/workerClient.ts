@@ -28,14 +28,37 @@ export interface Call {
   cancel(): void;
 }
 
-interface Entry {
-  id: number;
-  req: ApiRequest;
-  isPoll: boolean;
-  deadline: number;
-  sent: boolean;
-  settled: boolean;
-  settle: (o: Outcome) => void;
+/**
+ * A request this connection carries, from queued to answered; it is also the router's Call.
+ * One object with methods rather than a record with closures: a parked long-poll holds its
+ * entry for up to a heartbeat, so what it holds lives through young collections and is
+ * copied by them.
+ */
+class Entry implements Call {
+  readonly promise: Promise<Outcome>;
+  private resolve!: (o: Outcome) => void;
+  sent = false;
+  settled = false;
+
+  constructor(
+    readonly id: number,
+    readonly req: ApiRequest,
+    readonly isPoll: boolean,
+    readonly deadline: number,
+    private readonly client: WorkerClient,
+  ) {
+    this.promise = new Promise<Outcome>((r) => (this.resolve = r));
+  }
+
+  settle(o: Outcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(o);
+  }
+
+  cancel(): void {
+    this.client.cancel(this);
+  }
 }
 
 export interface ClientOptions {
@@ -79,27 +102,18 @@ export class WorkerClient {
 
   /** Sends a request; the worker must answer within `timeoutMs`. */
   send(req: ApiRequest, timeoutMs: number): Call {
-    let settle!: (o: Outcome) => void;
-    const promise = new Promise<Outcome>((r) => (settle = r));
-    const entry: Entry = {
-      id: this.nextId++, req, isPoll: isLongPoll(req), deadline: Date.now() + timeoutMs, sent: false, settled: false,
-      settle: (o) => {
-        if (entry.settled) return;
-        entry.settled = true;
-        settle(o);
-      },
-    };
-    const call: Call = { promise, cancel: () => this.cancel(entry) };
+    const entry = new Entry(this.nextId++, req, isLongPoll(req), Date.now() + timeoutMs, this);
     if (this.retired) {
       entry.settle({ kind: 'unreachable', sent: false, reason: 'worker left the cluster' });
-      return call;
+      return entry;
     }
     this.queued.push(entry);
     this.pump();
-    return call;
+    return entry;
   }
 
-  private cancel(entry: Entry): void {
+  /** The client went away: a sent request is cancelled on the worker, a queued one dropped. */
+  cancel(entry: Entry): void {
     if (!entry.sent) {
       this.queued = this.queued.filter((e) => e !== entry);
       entry.settle({ kind: 'cancelled' });
