@@ -204,12 +204,142 @@ export function clientAddress(peer: string, forwardedFor: string, trusted: Set<s
   return address;
 }
 
+/** What an exchange knows from its request line and headers. */
+interface ExchangeFacts {
+  id: string;
+  started: number;
+  /** The method as sent (HEAD included). */
+  requested: string;
+  /** The method routed (HEAD as GET). */
+  method: string;
+  subdomain: string;
+  remoteAddress: string | undefined;
+  logged: boolean;
+  range: string;
+}
+
+/**
+ * One request from its headers to its answer. What lives while the router works (a parked
+ * long-poll, for up to a heartbeat) is this one object, with methods, rather than a dozen
+ * closures over one large context: it survives young collections, and each copies it.
+ */
+class Exchange implements Pending {
+  aborted = false;
+  readonly head: boolean;
+  onAbortedWrite?: () => void;
+  /** What to stop when the client leaves mid-body (a multipart upload being spooled). */
+  onAbort: (() => void) | null = null;
+  private counted = false;
+  private routeLabel = 'unmatched';
+  private userId: number | undefined;
+  private cleanup: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly o: FrontOptions,
+    private readonly storage: FileStorage,
+    private readonly flight: { count: number },
+    readonly res: HttpResponse,
+    private readonly facts: ExchangeFacts,
+  ) {
+    this.head = facts.requested === 'HEAD';
+  }
+
+  /** Counted from the start of the body until answered or the client is gone, once. */
+  count(): void {
+    this.flight.count++;
+    this.counted = true;
+  }
+
+  release(): void {
+    if (this.counted) this.flight.count--;
+    this.counted = false;
+  }
+
+  /** For uWS's onAborted: a closure over this object only, not over the request handler's scope. */
+  readonly abortHandler = (): void => this.abort();
+
+  /** The client went away. */
+  abort(): void {
+    this.aborted = true;
+    this.onAbortedWrite?.();
+    this.onAbort?.();
+    this.release(); // a client that leaves mid-upload never sends its last chunk
+    this.o.router.cancel(this.facts.id, this.facts.subdomain);
+  }
+
+  fail(err: ApiError): void {
+    this.finish(errorResponse(err));
+  }
+
+  finish(r: ApiResponse): void {
+    const f = this.facts;
+    if (r.file && r.status === 200) {
+      r.releaseBody?.(); // the file is served instead of the body
+      serveFile(this.storage, this, r.file, { method: f.requested, range: f.range }, () => send(this, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
+        this.o.log.error({ err, reqId: f.id }, 'serving a file failed');
+        const e = internalErrorResponse();
+        send(this, e.status, e.body);
+      });
+    } else {
+      const body = r.bodyBytes !== undefined ? r.bodyBytes : r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body;
+      send(this, r.status, body, r.headers, undefined, r.cookies, r.releaseBody);
+    }
+    const ms = performance.now() - f.started;
+    this.o.metrics.observeRequest(this.routeLabel, f.method, r.status, ms / 1000);
+    // The line's object is not even built when request lines are not logged.
+    if (f.logged) {
+      this.o.log.info({ reqId: f.id, realm: f.subdomain, user: r.userId ?? this.userId, ip: f.remoteAddress, method: f.method, route: this.routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  }
+
+  /**
+   * Hands the request to the router; `cleanup` (staged uploads of a multipart body) runs
+   * before the answer goes out, so that a refused upload has left nothing once it is answered.
+   */
+  dispatch(apiReq: ApiRequest, cleanup?: () => Promise<void>): void {
+    this.cleanup = cleanup;
+    this.o.router.dispatch(apiReq).then(
+      (r) => this.answered(r),
+      (err: unknown) => this.failed(err),
+    );
+  }
+
+  private answered(r: ApiResponse): void {
+    this.settle(() => {
+      this.userId = r.userId;
+      if (r.route) this.routeLabel = r.route;
+      return r;
+    });
+  }
+
+  private failed(err: unknown): void {
+    this.settle(() => {
+      const known = apiErrorForFailure(err);
+      if (!known) this.o.log.error({ err, reqId: this.facts.id }, 'dispatch failed');
+      return known ? errorResponse(known) : internalErrorResponse();
+    });
+  }
+
+  private settle(answer: () => ApiResponse): void {
+    const done = () => {
+      this.release();
+      this.finish(answer());
+    };
+    const cleanup = this.cleanup;
+    if (!cleanup) return done();
+    cleanup()
+      .catch((err: unknown) => this.o.log.warn({ err, reqId: this.facts.id }, 'removing staged uploads failed'))
+      .finally(done);
+  }
+}
+
 export class FrontServer {
   private app: TemplatedApp;
   private socket: us_listen_socket | null = null;
   private readonly web = new WebAssets();
   private readonly storage: FileStorage;
-  private inFlight = 0;
+  /** Requests counted from the start of their body until answered (a shutdown waits for them). */
+  private readonly flight = { count: 0 };
   private draining = false;
   private readonly trustedProxies: Set<string>;
   port = 0;
@@ -267,17 +397,16 @@ export class FrontServer {
     if (this.socket) us_listen_socket_close(this.socket);
     this.socket = null;
     const deadline = Date.now() + graceMs;
-    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (this.flight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     this.app.close?.();
   }
 
   private onRequest(res: HttpResponse, req: import('uWebSockets.js').HttpRequest): void {
     const started = performance.now();
     const requested = req.getMethod().toUpperCase();
-    const p: Pending = { res, aborted: false, head: requested === 'HEAD' };
     const id = nextRequestId();
     // HEAD is GET without the body (as Django answers it for Zulip).
-    const method = p.head ? 'GET' : requested;
+    const method = requested === 'HEAD' ? 'GET' : requested;
     const url = req.getUrl();
     const query = req.getQuery() ?? '';
     const host = req.getHeader('host');
@@ -310,48 +439,13 @@ export class FrontServer {
       headers = {};
       req.forEach((name, value) => (headers![name] = value));
     }
-    let routeLabel = 'unmatched';
-    let userId: number | undefined;
-
-    const finish = (r: ApiResponse) => {
-      if (r.file && r.status === 200) {
-        r.releaseBody?.(); // the file is served instead of the body
-        serveFile(this.storage, p, r.file, { method: requested, range }, () => send(p, 404, errorResponse(fileNotFound()).body)).catch((err: unknown) => {
-          this.o.log.error({ err, reqId: id }, 'serving a file failed');
-          const e = internalErrorResponse();
-          send(p, e.status, e.body);
-        });
-      } else {
-        const body = r.bodyBytes !== undefined ? r.bodyBytes : r.bodyJson !== undefined ? r.bodyJson + '\n' : r.body;
-        send(p, r.status, body, r.headers, undefined, r.cookies, r.releaseBody);
-      }
-      const ms = performance.now() - started;
-      this.o.metrics.observeRequest(routeLabel, method, r.status, ms / 1000);
-      // The line's object is not even built when request lines are not logged.
-      if (logged) {
-        this.o.log.info({ reqId: id, realm: subdomain, user: r.userId ?? userId, ip: remoteAddress, method, route: routeLabel, status: r.status, ms: Math.round(ms * 10) / 10 }, 'request');
-      }
-    };
-    const fail = (err: ApiError) => finish(errorResponse(err));
-
-    // Counted from the start of the body until the request is answered or the client is
-    // gone, so that a shutdown waits for it; released once, whichever comes first.
-    let counted = false;
-    const release = () => {
-      if (counted) this.inFlight--;
-      counted = false;
-    };
-    let onAbort: (() => void) | null = null;
-    res.onAborted(() => {
-      p.aborted = true;
-      p.onAbortedWrite?.();
-      onAbort?.();
-      release(); // a client that leaves mid-upload never sends its last chunk
-      this.o.router.cancel(id, subdomain);
+    const x = new Exchange(this.o, this.storage, this.flight, res, {
+      id, started, requested, method, subdomain, remoteAddress, logged, range,
     });
+    res.onAborted(x.abortHandler);
 
     if (url.startsWith(AVATARS_PREFIX) && method === 'GET') {
-      return this.serveAvatar(p, url.slice(AVATARS_PREFIX.length), requested, fail);
+      return this.serveAvatar(x, url.slice(AVATARS_PREFIX.length), requested);
     }
     if (url === THUMBNAIL_PATH && method === 'GET') {
       let target: string | null = null;
@@ -360,58 +454,23 @@ export class FrontServer {
       } catch {
         // a malformed query names nothing
       }
-      if (target === null) return fail(new ApiError('BAD_REQUEST', 'Not found', 404));
-      return send(p, 302, '', { Location: target, 'Cache-Control': 'private, max-age=300' }, 'text/plain');
+      if (target === null) return x.fail(new ApiError('BAD_REQUEST', 'Not found', 404));
+      return send(x, 302, '', { Location: target, 'Cache-Control': 'private, max-age=300' }, 'text/plain');
     }
     // Links mailed to people (an email change confirmation) are routed as API paths.
     const mailedLink = method === 'GET' && url.startsWith(MAILED_LINK_PREFIX);
     if (!isJson && !isFile && !mailedLink && !url.startsWith(API_PREFIX + '/') && url !== API_PREFIX) {
-      return fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
+      return x.fail(new ApiError('BAD_REQUEST', url === '/' ? 'Not found: the web client is not built (npm run build)' : 'Not found', 404));
     }
     const path = isJson ? url.slice(JSON_PREFIX.length) : isFile ? url : mailedLink ? url.replace(/\/$/, '') : url.slice(API_PREFIX.length) || '/';
     const multipart = !webhook && !isFile && /^multipart\/form-data\b/i.test(contentType);
     // A multipart body may carry a file: room for the largest file and the other parts.
     const maxBody = multipart ? this.o.config.MAX_BODY_BYTES + this.o.config.MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024 + 64 * 1024 : this.o.config.MAX_BODY_BYTES;
     if (contentLength > maxBody) {
-      return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+      return x.fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
     }
 
-    // Most bodies arrive in one chunk: that one is parsed in place (uWS's buffer is valid
-    // during the callback and parsing copies what it keeps); only split bodies are copied.
-    let chunks: Buffer[] | null = null;
-    let received = 0;
-    this.inFlight++;
-    counted = true;
-    /**
-     * Hands the request to the router; `cleanup` (staged uploads of a multipart body) runs
-     * before the answer goes out, so that a refused upload has left nothing once it is answered.
-     */
-    const dispatch = (apiReq: ApiRequest, cleanup?: () => Promise<void>) => {
-      const settle = (answer: () => ApiResponse) => {
-        const done = () => {
-          release();
-          finish(answer());
-        };
-        if (!cleanup) return done();
-        cleanup()
-          .catch((err: unknown) => this.o.log.warn({ err, reqId: id }, 'removing staged uploads failed'))
-          .finally(done);
-      };
-      this.o.router.dispatch(apiReq).then(
-        (r) =>
-          settle(() => {
-            userId = r.userId;
-            if (r.route) routeLabel = r.route;
-            return r;
-          }),
-        (err: unknown) =>
-          settle(() => {
-            const known = apiErrorForFailure(err);
-            if (!known) this.o.log.error({ err, reqId: id }, 'dispatch failed');
-            return known ? errorResponse(known) : internalErrorResponse();
-          }),
-      );
-    };
+    x.count();
     const apiRequest = (params: RawParams): ApiRequest => {
       const r: ApiRequest = { id, method, path, params, subdomain, authorization, userAgent, idempotencyKey, remoteAddress };
       return session ? Object.assign(r, session) : r;
@@ -424,90 +483,109 @@ export class FrontServer {
           fieldBytes: this.o.config.MAX_BODY_BYTES,
         }, nodePath.join(this.o.config.dataDir, 'spool'));
       } catch (err) {
-        release();
-        return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+        x.release();
+        return x.fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
-      onAbort = () => {
+      x.onAbort = () => {
         form.abort();
         void form.cleanup();
       };
+      let received = 0;
       res.onData((chunk, isLast) => {
-        if (p.aborted) return;
+        if (x.aborted) return;
         received += chunk.byteLength;
         if (received > maxBody) {
-          release();
+          x.release();
           form.abort();
           void form.cleanup();
-          return fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+          return x.fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
         }
         try {
           form.write(new Uint8Array(chunk));
         } catch (err) {
-          release();
+          x.release();
           form.abort();
           void form.cleanup();
           this.o.log.error({ err, reqId: id }, 'spooling an upload failed');
-          return fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
+          return x.fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
         }
         if (!isLast) return;
         form.end().then(
           () => {
-            if (p.aborted) return void form.cleanup();
-            dispatch(Object.assign(apiRequest(form.params), { files: form.files }), () => form.cleanup());
+            if (x.aborted) return void form.cleanup();
+            x.dispatch(Object.assign(apiRequest(form.params), { files: form.files }), () => form.cleanup());
           },
           (err: unknown) => {
-            release();
+            x.release();
             void form.cleanup();
-            if (err instanceof ApiError) return fail(err);
+            if (err instanceof ApiError) return x.fail(err);
             this.o.log.error({ err, reqId: id }, 'storing an upload failed');
-            fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
+            x.fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
           },
         );
       });
       return;
     }
+    this.readBody(res, x, apiRequest({}), { query, contentType, webhook, headers });
+  }
+
+  /**
+   * Reads a body that is not multipart, then dispatches the request. Most bodies arrive in one
+   * chunk: that one is parsed in place (uWS's buffer is valid during the callback and parsing
+   * copies what it keeps); only split bodies are copied. Its callback is made here,
+   * not in onRequest: uWebSockets keeps it until the answer is written (a parked long-poll's
+   * heartbeat), and with it the scope it closes over.
+   */
+  private readBody(
+    res: HttpResponse,
+    x: Exchange,
+    apiReq: ApiRequest,
+    body: { query: string; contentType: string; webhook: boolean; headers: Record<string, string> | undefined },
+  ): void {
+    let chunks: Buffer[] | null = null;
+    let received = 0;
     res.onData((chunk, isLast) => {
-      if (p.aborted) return;
+      if (x.aborted) return;
       received += chunk.byteLength;
       if (received > this.o.config.MAX_BODY_BYTES) {
-        release();
-        fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
+        x.release();
+        x.fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
         return;
       }
       if (!isLast) {
         (chunks ??= []).push(Buffer.from(chunk.slice(0)));
         return;
       }
-      let params: RawParams;
       let rawBody: string | undefined;
       try {
-        params = parseQuery(query);
+        const params = parseQuery(body.query);
         // A request without a body (most GETs) needs no Buffer.
-        const body = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : chunk.byteLength || webhook ? Buffer.from(chunk) : null;
-        if (webhook) {
-          rawBody = body!.toString('latin1');
-          parseWebhookBody(body!, contentType, params);
-        } else if (body) {
-          parseBody(body, contentType, params);
+        const bytes = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : chunk.byteLength || body.webhook ? Buffer.from(chunk) : null;
+        if (body.webhook) {
+          rawBody = bytes!.toString('latin1');
+          parseWebhookBody(bytes!, body.contentType, params);
+        } else if (bytes) {
+          parseBody(bytes, body.contentType, params);
         }
+        apiReq.params = params;
       } catch (err) {
-        release();
-        return fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
+        x.release();
+        return x.fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
-      const apiReq = apiRequest(params);
-      if (webhook) Object.assign(apiReq, { headers, rawBody });
-      dispatch(apiReq);
+      chunks = null;
+      if (body.webhook) Object.assign(apiReq, { headers: body.headers, rawBody });
+      x.dispatch(apiReq);
     });
   }
 
   /** A public image (avatar, emoji, realm icon or logo): served straight from storage. */
-  private serveAvatar(p: Pending, rest: string, method: string, fail: (err: ApiError) => void): void {
+  private serveAvatar(x: Exchange, rest: string, method: string): void {
     let key: string;
     try {
       key = rest.split('/').map(decodeURIComponent).join('/');
       checkKey(key);
     } catch {
-      return fail(fileNotFound());
+      return x.fail(fileNotFound());
     }
     const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
     const file = {
@@ -517,9 +595,9 @@ export class FrontServer {
       disposition: 'inline',
       cacheControl: 'public, max-age=31536000, immutable',
     };
-    serveFile(this.storage, p, file, { method, range: '' }, () => fail(fileNotFound())).catch((err: unknown) => {
+    serveFile(this.storage, x, file, { method, range: '' }, () => x.fail(fileNotFound())).catch((err: unknown) => {
       this.o.log.error({ err }, 'serving an avatar failed');
-      fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
+      x.fail(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500));
     });
   }
 }
