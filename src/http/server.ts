@@ -250,7 +250,7 @@ class Exchange implements Pending {
     this.counted = true;
   }
 
-  release(): void {
+  private release(): void {
     if (this.counted) this.flight.count--;
     this.counted = false;
   }
@@ -271,7 +271,9 @@ class Exchange implements Pending {
     this.finish(errorResponse(err));
   }
 
+  /** Answers the request; it no longer counts as in flight. */
   finish(r: ApiResponse): void {
+    this.release();
     const f = this.facts;
     if (r.file && r.status === 200) {
       r.releaseBody?.(); // the file is served instead of the body
@@ -321,10 +323,7 @@ class Exchange implements Pending {
   }
 
   private settle(answer: () => ApiResponse): void {
-    const done = () => {
-      this.release();
-      this.finish(answer());
-    };
+    const done = () => this.finish(answer());
     const cleanup = this.cleanup;
     if (!cleanup) return done();
     cleanup()
@@ -483,7 +482,6 @@ export class FrontServer {
           fieldBytes: this.o.config.MAX_BODY_BYTES,
         }, nodePath.join(this.o.config.dataDir, 'spool'));
       } catch (err) {
-        x.release();
         return x.fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
       x.onAbort = () => {
@@ -495,7 +493,6 @@ export class FrontServer {
         if (x.aborted) return;
         received += chunk.byteLength;
         if (received > maxBody) {
-          x.release();
           form.abort();
           void form.cleanup();
           return x.fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
@@ -503,7 +500,6 @@ export class FrontServer {
         try {
           form.write(new Uint8Array(chunk));
         } catch (err) {
-          x.release();
           form.abort();
           void form.cleanup();
           this.o.log.error({ err, reqId: id }, 'spooling an upload failed');
@@ -516,7 +512,6 @@ export class FrontServer {
             x.dispatch(Object.assign(apiRequest(form.params), { files: form.files }), () => form.cleanup());
           },
           (err: unknown) => {
-            x.release();
             void form.cleanup();
             if (err instanceof ApiError) return x.fail(err);
             this.o.log.error({ err, reqId: id }, 'storing an upload failed');
@@ -532,8 +527,8 @@ export class FrontServer {
   /**
    * Reads a body that is not multipart, then dispatches the request. Most bodies arrive in one
    * chunk: that one is parsed in place (uWS's buffer is valid during the callback and parsing
-   * copies what it keeps); only split bodies are copied. Its callback is made here,
-   * not in onRequest: uWebSockets keeps it until the answer is written (a parked long-poll's
+   * copies what it keeps); only split bodies are copied. The callback is made here, not in
+   * onRequest: uWebSockets keeps it until the answer is written (a parked long-poll's
    * heartbeat), and with it the scope it closes over.
    */
   private readBody(
@@ -548,7 +543,6 @@ export class FrontServer {
       if (x.aborted) return;
       received += chunk.byteLength;
       if (received > this.o.config.MAX_BODY_BYTES) {
-        x.release();
         x.fail(new ApiError('BAD_REQUEST', 'Request body too large', 413));
         return;
       }
@@ -569,7 +563,6 @@ export class FrontServer {
         }
         apiReq.params = params;
       } catch (err) {
-        x.release();
         return x.fail(err instanceof ApiError ? err : new ApiError('BAD_REQUEST', 'Malformed request', 400));
       }
       chunks = null;
