@@ -521,6 +521,12 @@ export class FrontServer {
       });
       return;
     }
+    // Without a body (most GETs, and every long-poll) the request goes at once: no body
+    // callback for uWebSockets to make, call and keep until the answer is written.
+    if (!webhook && contentLength === 0 && !req.getHeader('transfer-encoding')) {
+      x.dispatch(apiRequest(parseQuery(query)));
+      return;
+    }
     this.readBody(res, x, apiRequest({}), { query, contentType, webhook, headers });
   }
 
@@ -553,7 +559,7 @@ export class FrontServer {
       let rawBody: string | undefined;
       try {
         const params = parseQuery(body.query);
-        // A request without a body (most GETs) needs no Buffer.
+        // An empty body needs no Buffer (a webhook's raw body is one all the same).
         const bytes = chunks ? Buffer.concat([...chunks, Buffer.from(chunk)]) : chunk.byteLength || body.webhook ? Buffer.from(chunk) : null;
         if (body.webhook) {
           rawBody = bytes!.toString('latin1');

@@ -159,6 +159,43 @@ describe('parameters', () => {
     expect((await owner.get(`/users/${r.body.user_id}`)).body.user.full_name).toBe('Quentin Query');
   });
 
+  it('reads a chunked body sent without Content-Length, and a POST whose parameters are all in the query', async () => {
+    const email = `chunked.${Date.now()}@${subdomain}.test`;
+    const form = new URLSearchParams({ email, password: 'secret-pass-4', full_name: 'Chad Chunked' }).toString();
+    const half = Math.floor(form.length / 2);
+    const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port(), '127.0.0.1');
+      let received = '';
+      socket.on('data', (d: Buffer) => {
+        received += d.toString('utf8');
+        if (/\r\n\r\n[^]*\n$/.test(received)) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+      socket.write(
+        `POST /api/v1/users HTTP/1.1\r\nHost: ${owner.host}\r\nAuthorization: ${basic(owner)}\r\n` +
+          'Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n' +
+          chunk(form.slice(0, half)),
+      );
+      setTimeout(() => socket.write(chunk(form.slice(half)) + '0\r\n\r\n'), 50);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const created = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { user_id: number };
+    expect((await owner.get(`/users/${created.user_id}`)).body.user.full_name).toBe('Chad Chunked');
+
+    const second = `empty.${Date.now()}@${subdomain}.test`;
+    const query = new URLSearchParams({ email: second, password: 'secret-pass-5', full_name: 'Quinn Query' }).toString();
+    const r = await rawRequest({
+      method: 'POST', path: `/api/v1/users?${query}`, host: owner.host, body: '',
+      headers: { Authorization: basic(owner), 'Content-Length': '0' },
+    });
+    expect(r.status).toBe(200);
+    expect((await owner.get(`/users/${r.body.user_id}`)).body.user.full_name).toBe('Quinn Query');
+  });
+
   it('decodes percent-escaped path parameters', async () => {
     const r = await owner.get(`/users/${encodeURIComponent(member.email!)}`);
     expect(r.status).toBe(200);
