@@ -14,7 +14,7 @@ import { EventHub, badEventQueueId, type HubLimits } from '../src/events/hub.js'
 import type { EventQueue, QueueSnapshot } from '../src/events/queue.js';
 import type { ApiRequest, ApiResponse } from '../src/http/contract.js';
 import { errorResponse, successBody } from '../src/http/envelope.js';
-import { parseParams, p } from '../src/http/params.js';
+import { parseParams, p, type Args } from '../src/http/params.js';
 import { registerParams } from '../src/register/args.js';
 import { ApiError, unauthorized } from '../src/model/errors.js';
 import { csrfDigest, queueCredential } from '../src/auth/queueCredential.js';
@@ -35,6 +35,7 @@ const pollParams = {
   dont_block: p.bool().default(false),
   ...registerParams,
 };
+const deleteParams = { queue_id: p.string() };
 
 /** How long handed-over queues wait in Redis for the next worker. */
 const HANDOFF_TTL_MS = 120_000;
@@ -245,7 +246,7 @@ export class ShardHost {
     const unit = await this.unit(shardName(req.subdomain, k));
     if (!unit) return bounce('queue shard is placed on another worker');
     try {
-      const { args, ignored } = parseParams(req.method === 'GET' ? pollParams : { queue_id: p.string() }, req.params);
+      const { args, ignored } = req.method === 'GET' ? parseParams(pollParams, req.params) : parseParams(deleteParams, req.params);
       const queue = unit.hub.find(args.queue_id);
       const presented = req.prefix === 'json' ? (req.sessionId === undefined ? undefined : `s:${req.sessionId}`) : req.authorization === undefined ? undefined : `k:${req.authorization}`;
       if (!queue || presented === undefined || this.proven.get(queue) !== presented) {
@@ -267,7 +268,7 @@ export class ShardHost {
         unit.hub.delete(queue);
         return respond({ status: 200, body: successBody(extra), route: '/events', userId: queue.userId });
       }
-      const { last_event_id: lastEventId, dont_block: dontBlock } = args as { last_event_id?: number; dont_block: boolean };
+      const { last_event_id: lastEventId, dont_block: dontBlock } = args as Args<typeof pollParams>; // a GET's (a DELETE was answered above)
       if (lastEventId !== undefined) {
         const problem = queue.prune(lastEventId);
         if (problem) throw new ApiError('BAD_REQUEST', problem, 400);

@@ -1,6 +1,6 @@
 // The worker side of a request: realm, authentication, parameters, handler, envelope.
 import { ApiError } from '../model/errors.js';
-import { parseParams, type ParamSpec, type RawParams } from '../http/params.js';
+import { parseParams } from '../http/params.js';
 import { authenticate } from '../auth/authenticate.js';
 import { authenticateWebhook, INVALID_API_KEY } from '../auth/webhook.js';
 import type { RealmRegistry } from '../realm/registry.js';
@@ -19,39 +19,6 @@ import type { SessionRow } from '../db/sessions.js';
 import type { Endpoint } from './endpoint.js';
 import type { RealmActor } from '../realm/actor.js';
 import { MemoryRateLimitStore, parseRateLimits, rateLimitHeaders, rateLimitHit, type RateLimitRules, type RateLimitStore, type RateRule } from '../auth/rateLimit.js';
-
-/**
- * Per parameter spec: the values of the parameters whose absence parses to a plain value
- * (undefined, a default number, boolean or string). Computed once, so that a request sending
- * three of an endpoint's thirty parameters (a GET /events poll) parses three.
- */
-const absentValues = new WeakMap<ParamSpec, Map<string, unknown>>();
-
-function absentValuesOf(spec: ParamSpec): Map<string, unknown> {
-  let values = absentValues.get(spec);
-  if (values) return values;
-  values = new Map();
-  for (const [name, schema] of Object.entries(spec)) {
-    const parsed = schema.safeParse(undefined);
-    if (parsed.success && (parsed.data === null || (typeof parsed.data !== 'object' && typeof parsed.data !== 'function'))) {
-      values.set(name, parsed.data);
-    }
-  }
-  absentValues.set(spec, values);
-  return values;
-}
-
-function parseRequestParams(spec: ParamSpec, raw: RawParams, pathParams: Record<string, string>): { args: Record<string, unknown>; ignored: string[] } {
-  const absent = absentValuesOf(spec);
-  if (absent.size === 0) return parseParams(spec, raw, pathParams);
-  // What was sent, and what has no plain absent value, is parsed as usual; every parameter
-  // sent is in `sent`, so the unknown ones reported are the same as with the full spec.
-  const sent: ParamSpec = {};
-  for (const name in spec) if (!absent.has(name) || name in raw || name in pathParams) sent[name] = spec[name]!;
-  const { args, ignored } = parseParams(sent, raw, pathParams) as { args: Record<string, unknown>; ignored: string[] };
-  for (const [name, value] of absent) if (!(name in sent)) args[name] = value;
-  return { args, ignored };
-}
 
 /** The envelope of a failed request; a failure that is not an API error is logged, not shown. */
 function failure(err: unknown, log: Logger, req: ApiRequest, route?: string): ApiResponse {
@@ -175,7 +142,7 @@ export class WorkerRequestHandler implements RequestHandler {
       }
       const rule = this.ruleFor(user, req, route);
       if (rule) limitHeaders = await this.spend(user, req, rule);
-      const { args, ignored } = parseRequestParams(endpoint.params, req.params, pathParams);
+      const { args, ignored } = parseParams(endpoint.params, req.params, pathParams);
       const cookies: string[] = [];
       let file: FileToServe | undefined;
       const serve = (f: FileToServe) => (file = f);
