@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import type { LoopResult } from './agent-protocol.js';
+import type { LoopResult, OpenLoopResult } from './agent-protocol.js';
 import { Agent } from './agents.js';
 import type { Endpoint } from './http-conn.js';
 import { CpuMeter, cpuMicrosPerOp, stopChild, trackChild } from './procs.js';
@@ -70,6 +70,31 @@ export async function measureThroughput(
     clearTimeout(timer);
     agent.close();
   }
+}
+
+/** CPU per request at a fixed rate (open loop): what the same work costs two servers. */
+export interface CostAtRate {
+  rate: number;
+  requests: number;
+  failed: number;
+  latency: LatencySummary;
+  /** CPU time of the target's process tree per successful request, µs (null: unknown). */
+  cpuMicrosPerRequest: number | null;
+  firstFailure?: string;
+}
+
+/**
+ * Requests started at `rate` per second for `durationMs` (open loop, as many connections as
+ * that needs), and the target's CPU per successful request meanwhile. Two servers compared at
+ * the same rate do the same work; compared each at its own saturation, the faster one would
+ * also be measured where more requests share each wake-up and system call.
+ */
+export async function measureCostAtRate(endpoints: Endpoint[], spec: RequestSpec, rate: number, durationMs: number, targetPid: number | undefined): Promise<CostAtRate> {
+  const meter = new CpuMeter(targetPid);
+  meter.start();
+  const result = await Agent.run<OpenLoopResult>({ kind: 'open-loop', endpoints, specs: [spec], rate, durationMs, maxConnections: 256, timeoutMs: 30_000 });
+  const cpu = meter.read();
+  return { rate, requests: result.ok, failed: result.failed, latency: result.latency, cpuMicrosPerRequest: cpuMicrosPerOp(cpu, result.ok), firstFailure: result.firstFailure };
 }
 
 /** The request shape both the uWS baseline and GET /users/me use, so only the server differs. */

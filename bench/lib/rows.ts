@@ -176,19 +176,28 @@ export function clusterOverheadRows(o: Outcome<ClusterOverheadResult> | undefine
 /** The bar: a front and a worker together cost at most this much CPU per request of one process. */
 export const CLUSTER_CPU_BAR = 1.3;
 
+const sameRate = (cluster: number, one: number, unit: string) =>
+  cluster === one ? `both at ${fmt(cluster)} ${unit}` : `cluster at ${fmt(cluster)}, 1 process at ${fmt(one)} ${unit}`;
+
 function clusterCpuRows({ cluster, oneProcess }: ClusterOverheadResult): Row[] {
   const rows: Row[] = [];
-  const c = cluster.usersMe.cpuMicrosPerRequest;
-  const one = oneProcess.usersMe.cpuMicrosPerRequest;
+  // At one rate for both sides (half the cluster's saturated rate): the same work.
+  const c = cluster.usersMeAtRate.cpuMicrosPerRequest;
+  const one = oneProcess.usersMeAtRate.cpuMicrosPerRequest;
+  const cSaturated = cluster.usersMe.cpuMicrosPerRequest;
+  const oneSaturated = oneProcess.usersMe.cpuMicrosPerRequest;
   if (c && one) {
-    rows.push(barRow('Cluster 1f/1w CPU per GET /users/me', micros(c), c, `${micros(one)} (1 process)`, one, CLUSTER_CPU_BAR, false, 'front, worker and launcher summed'));
+    rows.push(barRow('Cluster 1f/1w CPU per GET /users/me', micros(c), c, `${micros(one)} (1 process)`, one, CLUSTER_CPU_BAR, false,
+      `${sameRate(cluster.usersMeAtRate.rate, oneProcess.usersMeAtRate.rate, 'req/s')}; front, worker and launcher summed` +
+        (cSaturated && oneSaturated ? `; each at its own saturation ${micros(cSaturated)} vs ${micros(oneSaturated)}` : '')));
   }
   const cs = cluster.sends.halfRate.cost;
   const os = oneProcess.sends.halfRate.cost;
   if (cs && os) {
     rows.push(
       barRow('Cluster 1f/1w CPU per send, with deliveries', micros(cs.cpuMicrosPerSend), cs.cpuMicrosPerSend, `${micros(os.cpuMicrosPerSend)} (1 process)`, os.cpuMicrosPerSend, CLUSTER_CPU_BAR, false,
-        `per delivered event ${micros(cs.cpuMicrosPerDelivery)} vs ${micros(os.cpuMicrosPerDelivery)}`),
+        `${sameRate(cluster.sends.halfRate.targetRate, oneProcess.sends.halfRate.targetRate, 'sends/s')}; per delivered event ${micros(cs.cpuMicrosPerDelivery)} vs ${micros(os.cpuMicrosPerDelivery)}; ` +
+          `poll answers ${fmt(cs.pollAnswers)} vs ${fmt(os.pollAnswers)}`),
     );
   }
   return rows;

@@ -2,11 +2,15 @@
 // server. Both sides are spawned here, one after the other, each on its own fresh bench
 // database and seeded alike, and measured with identical settings: GET /users/me req/s and
 // p99 (closed loop), then channel sends (the sends workload at a small size, with every
-// subscriber long-polling).
+// subscriber long-polling). CPU per operation is compared at one rate for both sides (open
+// loops at half the cluster's saturated rates; the cluster runs first to set them): the same
+// work. Each side at its own saturation would not be the same work: the faster side shares
+// each wake-up and system call among more requests, and its poll answers carry more events
+// per send.
 
 import net from 'node:net';
 import { Redis } from 'ioredis';
-import { measureThroughput, usersMeSpec, type ThroughputFigures } from '../lib/baselines.js';
+import { measureCostAtRate, measureThroughput, usersMeSpec, type CostAtRate, type ThroughputFigures } from '../lib/baselines.js';
 import { createBenchDatabase, dropBenchDatabase } from '../lib/db.js';
 import type { BenchOptions } from '../lib/options.js';
 import { errorText, fmt, ms, progress, step } from '../lib/progress.js';
@@ -23,7 +27,15 @@ const MAX_SECONDS = 5;
 export interface OverheadSide {
   label: string;
   usersMe: ThroughputFigures;
+  /** GET /users/me at the common rate, with the CPU per request. */
+  usersMeAtRate: CostAtRate;
   sends: SendsResult;
+}
+
+/** The rates both sides' CPU per operation is measured at. */
+interface CommonRates {
+  usersMe: number;
+  sends: number;
 }
 
 export interface ClusterOverheadResult {
@@ -84,6 +96,7 @@ async function measureSide(
   sized: BenchOptions,
   runStamp: string,
   redisPrefix: string,
+  rates: CommonRates | null,
 ): Promise<OverheadSide> {
   const db = await step(`cluster-overhead: database for ${label}`, () => createBenchDatabase(opts.pgAdminUrl), (d) => d.name);
   let target: Target | undefined;
@@ -112,12 +125,18 @@ async function measureSide(
       if (figures.requestsPerSecond === 0) throw new Error(`GET /users/me: ${figures.firstFailure ?? 'no successful response'}`);
       return figures;
     }, (r) => `${fmt(r.requestsPerSecond)} req/s, p99 ${ms(r.latency.p99)}`);
-    const sends = await step(`cluster-overhead: channel sends on ${label}`, () => runSends(running, realm, channels, sized, false), (r) =>
+    const usersMeRate = rates?.usersMe ?? Math.max(1, Math.floor(usersMe.requestsPerSecond / 2));
+    const usersMeAtRate = await step(`cluster-overhead: GET /users/me on ${label} at ${fmt(usersMeRate)} req/s`, async () => {
+      const cost = await measureCostAtRate(targetEndpoints(running), usersMeSpec(realm.host, basicAuth(realm.owner)), usersMeRate, sized.seconds * 1000, running.pid);
+      if (cost.requests === 0 || cost.failed > 0) throw new Error(`GET /users/me at ${usersMeRate} req/s: ${cost.failed} failed: ${cost.firstFailure ?? 'no successful response'}`);
+      return cost;
+    }, (r) => `${r.cpuMicrosPerRequest === null ? '–' : r.cpuMicrosPerRequest.toFixed(1)} µs of CPU per request`);
+    const sends = await step(`cluster-overhead: channel sends on ${label}`, () => runSends(running, realm, channels, sized, false, rates?.sends), (r) =>
       `${fmt(r.saturated.sendsPerSecond)} sends/s, p99 ${ms(r.saturated.latency.p99)}`,
     );
     const exit = running.exitStatus?.();
     if (exit) throw new Error(`${label} ${exit} during the measurement; its log: ${running.logFile}`);
-    return { label, usersMe, sends };
+    return { label, usersMe, usersMeAtRate, sends };
   } finally {
     if (target) await target.stop().catch((err: unknown) => progress(`cluster-overhead: stopping ${label}: ${errorText(err)}`));
     await dropBenchDatabase(opts.pgAdminUrl, db).catch((err: unknown) => progress(`cluster-overhead: could not drop ${db.name}: ${errorText(err)}`));
@@ -135,18 +154,20 @@ export async function runClusterOverhead(opts: BenchOptions, runStamp: string): 
     channels: 2,
     seedUsersVia: 'cli',
   };
-  // One process first, then the cluster, so neither runs while the other is measured.
+  // The cluster first, then one process at the cluster's rates, so that neither runs while
+  // the other is measured.
   const prefix = `bench-${runStamp}-overhead:`;
-  const oneProcess = await measureSide('one process', startLocalServer, opts, sized, runStamp, prefix);
   let cluster: OverheadSide;
   try {
-    cluster = await measureSide('cluster 1f/1w', (s) => startCluster(s, 1, 1), opts, sized, runStamp, prefix);
+    cluster = await measureSide('cluster 1f/1w', (s) => startCluster(s, 1, 1), opts, sized, runStamp, prefix, null);
   } finally {
     await dropRedisKeys(opts.redisUrl, prefix).then(
       (n) => progress(`cluster-overhead: deleted ${n} Redis keys under ${prefix}`),
       (err: unknown) => progress(`cluster-overhead: could not delete Redis keys under ${prefix}: ${errorText(err)}`),
     );
   }
+  const rates = { usersMe: cluster.usersMeAtRate.rate, sends: cluster.sends.halfRate.targetRate };
+  const oneProcess = await measureSide('one process', startLocalServer, opts, sized, runStamp, prefix, rates);
   return {
     settings: { connections: sized.connections, senders: sized.senders, subscribers: sized.subscribers, channels: sized.channels, seconds, warmupSeconds: sized.warmupSeconds },
     oneProcess,

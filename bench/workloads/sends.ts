@@ -160,9 +160,11 @@ async function closedLoopStep(
 
 /**
  * Runs the three steps; the capacity step only when `capacity` is set (the cluster-overhead
- * phase compares one process and a cluster at the same senders and skips it).
+ * phase compares one process and a cluster at the same senders and skips it). `openRate`:
+ * the open loop's rate instead of half the saturated one (that phase runs both sides' open
+ * loops at one rate, so that their CPU per send is for the same work).
  */
-export async function runSends(target: Target, realm: SeededRealm, channels: string[], opts: BenchOptions, capacity = true): Promise<SendsResult> {
+export async function runSends(target: Target, realm: SeededRealm, channels: string[], opts: BenchOptions, capacity = true, openRate?: number): Promise<SendsResult> {
   const endpoints = targetEndpoints(target);
   const queues = await registerQueues(target, realm, opts.subscribers);
   const subscribersAgent = new Agent({ kind: 'subscribers', endpoints, queues, pollTimeoutMs: 120_000 });
@@ -176,8 +178,8 @@ export async function runSends(target: Target, realm: SeededRealm, channels: str
     });
     const sendsPerSecond = saturated.sendsPerSecond;
 
-    // 2. Open loop at half the saturated rate.
-    const targetRate = Math.max(1, Math.floor(sendsPerSecond / 2));
+    // 2. Open loop at half the saturated rate (or at the rate asked for).
+    const targetRate = openRate ?? Math.max(1, Math.floor(sendsPerSecond / 2));
     progress(`  open loop at ${targetRate} sends/s for ${opts.seconds}s`);
     const halfMeter = new CpuMeter(target.pid);
     halfMeter.start();
