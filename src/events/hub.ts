@@ -327,15 +327,25 @@ export class EventHub {
    * A new poll on a queue finishes the previous one with the queue's current contents.
    */
   poll(queue: EventQueue, requestId: string, dontBlock: boolean): Promise<QueuedEvent[]> {
-    queue.lastConnection = Date.now();
+    const now = (queue.lastConnection = Date.now());
     if (queue.parked) this.finishPoll(queue, queue.pending());
-    if (queue.hasPending || dontBlock) return Promise.resolve(queue.pending());
+    // Events waiting for a client that was answered less than MIN_ANSWER_INTERVAL_MS ago wait
+    // out the rest of it, as they would have had its poll been parked when they came (see
+    // wake): a client whose next poll comes back after events did (a front between them, a
+    // slow link) would otherwise get one answer per round trip.
+    const wait = queue.hasPending && !dontBlock ? queue.lastAnswered + MIN_ANSWER_INTERVAL_MS - now : 0;
+    if (dontBlock || (queue.hasPending && wait <= 0)) {
+      const events = queue.pending();
+      if (events.length > 0) queue.lastAnswered = now;
+      return Promise.resolve(events);
+    }
     return new Promise((resolve) => {
       const hb = this.limits.heartbeatSeconds;
       const jitter = Math.random() * Math.min(MAX_HEARTBEAT_JITTER_SECONDS, hb * 0.2);
       const heartbeatTimer = setTimeout(() => this.heartbeat(queue, requestId), (hb + jitter) * 1000);
       queue.parked = { requestId, resolve, heartbeatTimer };
       this.pollsByRequest.set(requestId, queue);
+      if (wait > 0) this.answerLater(queue, wait);
     });
   }
 

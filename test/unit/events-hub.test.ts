@@ -97,10 +97,13 @@ describe('EventHub', () => {
       expect(await polled).toEqual([{ type: 'heartbeat', id: 0 }]);
       expect(h.parkedCount).toBe(0);
 
+      // Polled again without acknowledging it, past the shortest interval between answers.
+      vi.advanceTimersByTime(10);
       const second = h.poll(q, 'b', false);
       expect(await Promise.race([second, Promise.resolve('parked')])).toEqual([{ type: 'heartbeat', id: 0 }]);
       expect(q.prune(0)).toBeNull();
       const third = h.poll(q, 'c', false);
+      vi.advanceTimersByTime(10);
       h.publish(raw({ type: 'y' }), [1]);
       expect(await third).toEqual([{ type: 'y', id: 1 }]);
       expect(vi.getTimerCount()).toBe(0);
@@ -161,6 +164,38 @@ describe('EventHub', () => {
 });
 
 describe('per-queue event lists', () => {
+  it('answers a poll that comes back to waiting events at most once per interval, as a parked one', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = hub();
+      const q = h.create(options(1));
+      // The first answer with events goes out at once.
+      h.publish(raw({ type: 'x', n: 1 }), [1]);
+      expect(await h.poll(q, 'p1', false)).toEqual([{ type: 'x', n: 1, id: 0 }]);
+      // More came before the client polled again, 2 ms later: the answer waits out the 10 ms.
+      h.publish(raw({ type: 'x', n: 2 }), [1]);
+      vi.advanceTimersByTime(2);
+      expect(q.prune(0)).toBeNull();
+      let answer: unknown = null;
+      void h.poll(q, 'p2', false).then((events) => (answer = events));
+      await Promise.resolve();
+      expect(answer).toBeNull();
+      expect(h.parkedCount).toBe(1);
+      h.publish(raw({ type: 'x', n: 3 }), [1]);
+      await vi.advanceTimersByTimeAsync(7);
+      expect(answer).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(answer).toEqual([{ type: 'x', n: 2, id: 1 }, { type: 'x', n: 3, id: 2 }]);
+      // dont_block answers at once, and so does a poll after the interval.
+      expect(await h.poll(q, 'p3', true)).toHaveLength(2);
+      vi.advanceTimersByTime(10);
+      expect(await h.poll(q, 'p4', false)).toHaveLength(2);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('delivers them in order and ends a parked poll once, with all of them', async () => {
     const h = hub();
     const bulk = h.create(options(1, { clientCapabilities: { bulk_message_deletion: true } }));
