@@ -174,22 +174,30 @@ export class LeaseManager {
     this.onLost(realmId);
   }
 
-  /** The check every write transaction of the realm starts with, for the epoch an actor was activated under. */
-  async check(tx: Sql, realmId: number, epoch: number): Promise<void> {
+  /** Throws unless this worker still holds the realm under `epoch` by its own clock (nothing is asked of Postgres). */
+  private checkHeld(realmId: number, epoch: number): void {
     const lease = this.valid(realmId);
     if (!lease || lease.epoch !== epoch) throw leaseLost(realmId);
-    // Pipelined with the check: if this process stalls (paused, swapped out) inside the
-    // transaction, Postgres ends the session after a lease's time, so the lock this
-    // transaction holds on the lease row cannot keep the next owner out for longer.
-    // FOR KEY SHARE: a takeover (it changes epoch, a key column: migration 090) waits for
-    // this transaction; a renewal (expires_at only) does not.
-    const [, rows] = await Promise.all([
-      tx`SELECT set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)`,
-      tx`SELECT 1 FROM realm_leases
-         WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch}
-         FOR KEY SHARE`,
-    ]);
-    if (rows.length === 0) {
+  }
+
+  /**
+   * The statement every write transaction of the realm starts with, for the epoch an actor
+   * was activated under: it fails when the lease row is not this worker's at that epoch (a
+   * division by the count of matching rows, zero), which aborts the transaction, so that
+   * nothing sent after it in the same transaction can commit, even statements sent before
+   * its answer came (see fencedSql.ts).
+   *
+   * FOR KEY SHARE: a takeover (it changes epoch, a key column: migration 090) waits for this
+   * transaction; a renewal (expires_at only) does not. And if this process stalls (paused,
+   * swapped out) inside the transaction, Postgres ends the session after a lease's time, so
+   * the lock cannot keep the next owner out for longer.
+   */
+  async checkInDatabase(tx: Sql, realmId: number, epoch: number): Promise<void> {
+    try {
+      await tx`SELECT 1 / count(*)::int AS held, set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)
+        FROM (SELECT 1 FROM realm_leases WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch} FOR KEY SHARE) AS lease`;
+    } catch (err) {
+      if ((err as { code?: string } | null)?.code !== DIVISION_BY_ZERO) throw err;
       if (this.held.get(realmId)?.epoch === epoch) this.lose(realmId, 'fence check failed');
       throw leaseLost(realmId);
     }
@@ -204,11 +212,14 @@ export class LeaseManager {
     const epoch = this.held.get(realmId)?.epoch ?? -1;
     return fencedSql(
       this.sql,
-      (tx) => this.check(tx, realmId, epoch),
+      { held: () => this.checkHeld(realmId, epoch), check: (tx) => this.checkInDatabase(tx, realmId, epoch) },
       // The front sends the request again; nothing of it was committed.
       () => new RealmNotHereError(`A transaction of realm ${realmId} was interrupted before it committed`),
     );
   }
 }
+
+/** What the fence check fails with when the lease is not held. */
+const DIVISION_BY_ZERO = '22012';
 
 const leaseLost = (realmId: number) => new RealmNotHereError(`Realm ${realmId} is no longer held by this worker`);

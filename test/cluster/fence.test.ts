@@ -161,6 +161,25 @@ describe('realm leases with a fencing epoch', () => {
     expect(lost).toEqual([realm2.id]);
   });
 
+  it('runs a one-statement write as one transaction, and a failed one leaves nothing behind', async () => {
+    const realm = await newRealm('fence6');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    await w1.tryAcquire(realm.id);
+    const sql = w1.sqlFor(realm.id);
+    // BEGIN, the check, the statement and COMMIT go out together; the statement's rows come back.
+    const updated = await sql<{ id: number }[]>`UPDATE realms SET description = 'together' WHERE id = ${realm.id} RETURNING id`;
+    expect(updated.map((r) => r.id)).toEqual([realm.id]);
+    expect(await description(realm.id)).toBe('together');
+
+    // A statement that fails (a duplicate key) commits nothing, and the connection it used is
+    // back in the pool in a usable state: many one-statement writes after it all work.
+    await expect(sql`INSERT INTO realms (id, string_id, name) VALUES (${realm.id}, 'dup', 'dup')`).rejects.toMatchObject({ code: '23505' });
+    await Promise.all(Array.from({ length: 24 }, (_, i) => sql`UPDATE realms SET description = ${`write ${i}`} WHERE id = ${realm.id}`));
+    expect(await description(realm.id)).toMatch(/^write \d+$/);
+    const rows = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM realms WHERE string_id = 'dup'`;
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it('passes helpers and fragments through the fenced sql', async () => {
     const realm = await newRealm('fence5');
     const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
