@@ -146,18 +146,14 @@ async function fencedStatement(pool: Sql, fence: Fence, issue: (conn: Sql) => Pr
   const done = settle(issue(conn));
   const committed = settle(conn.unsafe('COMMIT'));
   const [b, f, d, c] = await Promise.all([begun, checked, done, committed]);
-  const failed = (s: Settled) => !s.ok && !sessionLost(s.error);
-  if (!f.ok && failed(f)) throw releasing(conn, f.error);
-  if (!d.ok && failed(d)) throw releasing(conn, d.error);
-  for (const s of [b, f, d, c]) if (!s.ok) throw s.error; // the session ended: left to the pool
-  conn.release();
+  const ended = (s: Settled) => !s.ok && sessionLost(s.error);
+  // A connection whose session ended is back with the pool already (to connect again).
+  if (![b, f, d, c].some(ended)) conn.release();
+  // A failed check or statement: nothing committed, whatever became of the session after.
+  if (!f.ok && !ended(f)) throw f.error;
+  if (!d.ok && !ended(d)) throw d.error;
+  for (const s of [b, f, d, c]) if (!s.ok) throw s.error;
   return d.ok ? d.value : undefined;
-}
-
-/** Gives a reserved connection back, unless its session ended (the pool has it then), and returns `err`. */
-function releasing(conn: Sql & { release(): void }, err: unknown): unknown {
-  conn.release();
-  return err;
 }
 
 /**
