@@ -1,24 +1,14 @@
 // A postgres.js `sql` for one realm whose every query runs in a transaction that first checks
-// the realm's lease (owner and epoch) with FOR KEY SHARE. If this worker lost the realm, the
-// check fails, which aborts the transaction: nothing commits. Actions keep using `actor.sql`
+// the realm's lease (owner and epoch) with FOR KEY SHARE. If this worker lost the realm, the check
+// fails, which aborts the transaction: nothing commits. Actions keep using `actor.sql`
 // unchanged: `sql.begin(fn)` gets the check as its first statement, a top-level tagged
-// template runs as a one-statement fenced transaction (BEGIN, the check, the statement and
-// COMMIT sent together: one round trip instead of three), and helpers (`sql.json(x)`,
+// template runs as a one-statement fenced transaction, and helpers (`sql.json(x)`,
 // `sql(array)`, `sql.array(x)`, fragments) pass through.
 import type { Sql } from '../src/db/connect.js';
 import { sessionLost } from '../src/db/failures.js';
 
-/** How a realm's transactions are fenced (see LeaseManager). */
-export interface Fence {
-  /** Throws when this process no longer holds the realm by its own reckoning. */
-  held(): void;
-  /**
-   * Issues the check's statement on a transaction at once (before returning). The statement
-   * fails when the lease is not (or no longer) ours, aborting the transaction; the promise
-   * then rejects with the error to report.
-   */
-  check(tx: Sql): Promise<void>;
-}
+/** Issues the fence check on a transaction; rejects when the lease is not (or no longer) ours. */
+export type FenceCheck = (tx: Sql) => Promise<void>;
 
 type Begin = (...args: unknown[]) => Promise<unknown>;
 type Tagged = (strings: TemplateStringsArray, ...values: unknown[]) => unknown;
@@ -50,23 +40,15 @@ const endedIdle = (err: unknown) => errorCode(err) === '25P03';
  * never settles: postgres.js would otherwise send COMMIT or ROLLBACK on the closed (or already
  * reused) connection, which throws outside any promise and would end the process.
  */
-function fencedBegin(pool: Sql, fence: Fence, interrupted: (err: unknown) => Error): Begin {
+function fencedBegin(pool: Sql, check: FenceCheck, interrupted: (err: unknown) => Error): Begin {
   return (...args: unknown[]) => {
     const fn = args.pop() as (tx: Sql) => unknown;
     const begin = pool.begin as unknown as Begin;
     let lost = false;
     let committing = false;
     const outer = begin.call(pool, ...args, async (tx: Sql) => {
-      // Issued before fn's statements; settles to the error (or null) so that a failed check
-      // is never an unhandled rejection.
-      let checking: Promise<void>;
-      try {
-        fence.held();
-        checking = fence.check(tx);
-      } catch (err) {
-        checking = Promise.reject(err);
-      }
-      const checked = checking.then(
+      // Settles to the error (or null) so a failed check is never an unhandled rejection.
+      const fence = check(tx).then(
         () => null,
         (err: unknown) => err,
       );
@@ -75,11 +57,11 @@ function fencedBegin(pool: Sql, fence: Fence, interrupted: (err: unknown) => Err
         result = await fn(tx);
         if (Array.isArray(result) && result.some((r) => r instanceof Promise)) result = await Promise.all(result);
       } catch (err) {
-        const fenceError = await checked;
+        const fenceError = await fence;
         if (lost || sessionLost(err) || sessionLost(fenceError)) return NEVER;
         throw fenceError ?? err;
       }
-      const fenceError = await checked;
+      const fenceError = await fence;
       if (lost || sessionLost(fenceError)) return NEVER;
       if (fenceError) throw fenceError;
       committing = true;
@@ -119,66 +101,29 @@ function deferToFence<Q extends object>(query: Q, run: () => Promise<unknown>): 
   return query;
 }
 
-type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
-const settle = (p: PromiseLike<unknown>): Promise<Settled> =>
-  Promise.resolve(p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })));
-
-/**
- * Runs one statement as a fenced transaction in one round trip: BEGIN, the fence check, the
- * statement and COMMIT are issued together on a reserved connection, without waiting for
- * each other's answers. A failed check aborts the transaction, so the statement then fails
- * too and COMMIT ends it without committing anything. If the session ends meanwhile, the
- * outcome is unknown (COMMIT went out with the rest), unless the check or the statement had
- * already failed; the session's error says so, as for a COMMIT under way (see fencedBegin).
- */
-async function fencedStatement(pool: Sql, fence: Fence, issue: (conn: Sql) => PromiseLike<unknown>): Promise<unknown> {
-  fence.held();
-  const conn = (await (pool as unknown as { reserve(): Promise<Sql & { release(): void }> }).reserve());
-  try {
-    fence.held();
-  } catch (err) {
-    conn.release();
-    throw err;
-  }
-  // Each is issued (then'd) in this order before the next, so they go out in this order.
-  const begun = settle(conn.unsafe('BEGIN'));
-  const checked = settle(fence.check(conn));
-  const done = settle(issue(conn));
-  const committed = settle(conn.unsafe('COMMIT'));
-  const [b, f, d, c] = await Promise.all([begun, checked, done, committed]);
-  const ended = (s: Settled) => !s.ok && sessionLost(s.error);
-  // A connection whose session ended is back with the pool already (to connect again).
-  if (![b, f, d, c].some(ended)) conn.release();
-  // A failed check or statement: nothing committed, whatever became of the session after.
-  if (!f.ok && !ended(f)) throw f.error;
-  if (!d.ok && !ended(d)) throw d.error;
-  for (const s of [b, f, d, c]) if (!s.ok) throw s.error;
-  return d.ok ? d.value : undefined;
-}
-
 /**
  * `interrupted` makes the error for a transaction whose session ended before it tried to
  * commit (so nothing of it committed).
  */
-export function fencedSql(pool: Sql, fence: Fence, interrupted: (err: unknown) => Error): Sql {
-  const begin = fencedBegin(pool, fence, interrupted);
+export function fencedSql(pool: Sql, check: FenceCheck, interrupted: (err: unknown) => Error): Sql {
+  const begin = fencedBegin(pool, check, interrupted);
   const tagged = (strings: TemplateStringsArray, values: unknown[]) => {
     const query = (pool as unknown as Tagged)(strings, ...values) as object;
     return deferToFence(query, () =>
-      fencedStatement(pool, fence, (conn) => {
-        const q = (conn as unknown as Tagged)(strings, ...values) as QueryFlags & Promise<unknown>;
+      begin(async (tx: Sql) => {
+        const q = (tx as unknown as Tagged)(strings, ...values) as QueryFlags & Promise<unknown>;
         q.isRaw = (query as QueryFlags).isRaw;
-        return q;
+        return await q;
       }),
     );
   };
   const unsafe: Unsafe = (text, args, options) => {
     const query = (pool.unsafe as unknown as Unsafe)(text, args, options) as object;
     return deferToFence(query, () =>
-      fencedStatement(pool, fence, (conn) => {
-        const q = (conn.unsafe as unknown as Unsafe)(text, args, options) as QueryFlags & Promise<unknown>;
+      begin(async (tx: Sql) => {
+        const q = (tx.unsafe as unknown as Unsafe)(text, args, options) as QueryFlags & Promise<unknown>;
         q.isRaw = (query as QueryFlags).isRaw;
-        return q;
+        return await q;
       }),
     );
   };

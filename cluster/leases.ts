@@ -174,25 +174,21 @@ export class LeaseManager {
     this.onLost(realmId);
   }
 
-  /** Throws unless this worker still holds the realm under `epoch` by its own clock (nothing is asked of Postgres). */
-  private checkHeld(realmId: number, epoch: number): void {
-    const lease = this.valid(realmId);
-    if (!lease || lease.epoch !== epoch) throw leaseLost(realmId);
-  }
-
   /**
-   * The statement every write transaction of the realm starts with, for the epoch an actor
-   * was activated under: it fails when the lease row is not this worker's at that epoch (a
-   * division by the count of matching rows, zero), which aborts the transaction, so that
-   * nothing sent after it in the same transaction can commit, even statements sent before
-   * its answer came (see fencedSql.ts).
+   * The check every write transaction of the realm starts with, for the epoch an actor was
+   * activated under. Its statement fails when the lease row is not this worker's at that
+   * epoch (a division by the count of matching rows, zero), which aborts the transaction, so
+   * that nothing sent after it in the same transaction can commit, even statements pipelined
+   * behind it (see fencedSql.ts). The same statement sets the transaction's idle limit.
    *
    * FOR KEY SHARE: a takeover (it changes epoch, a key column: migration 090) waits for this
    * transaction; a renewal (expires_at only) does not. And if this process stalls (paused,
    * swapped out) inside the transaction, Postgres ends the session after a lease's time, so
    * the lock cannot keep the next owner out for longer.
    */
-  async checkInDatabase(tx: Sql, realmId: number, epoch: number): Promise<void> {
+  async check(tx: Sql, realmId: number, epoch: number): Promise<void> {
+    const lease = this.valid(realmId);
+    if (!lease || lease.epoch !== epoch) throw leaseLost(realmId);
     try {
       await tx`SELECT 1 / count(*)::int AS held, set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)
         FROM (SELECT 1 FROM realm_leases WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch} FOR KEY SHARE) AS lease`;
@@ -212,7 +208,7 @@ export class LeaseManager {
     const epoch = this.held.get(realmId)?.epoch ?? -1;
     return fencedSql(
       this.sql,
-      { held: () => this.checkHeld(realmId, epoch), check: (tx) => this.checkInDatabase(tx, realmId, epoch) },
+      (tx) => this.check(tx, realmId, epoch),
       // The front sends the request again; nothing of it was committed.
       () => new RealmNotHereError(`A transaction of realm ${realmId} was interrupted before it committed`),
     );

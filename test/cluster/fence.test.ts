@@ -166,7 +166,7 @@ describe('realm leases with a fencing epoch', () => {
     const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
     await w1.tryAcquire(realm.id);
     const sql = w1.sqlFor(realm.id);
-    // BEGIN, the check, the statement and COMMIT go out together; the statement's rows come back.
+    // The statement's rows come back through the transaction around it.
     const updated = await sql<{ id: number }[]>`UPDATE realms SET description = 'together' WHERE id = ${realm.id} RETURNING id`;
     expect(updated.map((r) => r.id)).toEqual([realm.id]);
     expect(await description(realm.id)).toBe('together');
@@ -178,6 +178,35 @@ describe('realm leases with a fencing epoch', () => {
     expect(await description(realm.id)).toMatch(/^write \d+$/);
     const rows = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM realms WHERE string_id = 'dup'`;
     expect(rows[0]!.n).toBe(0);
+  });
+
+  it('reports a one-statement write whose session ended before its COMMIT as not committed, and writes on after it', async () => {
+    const realm = await newRealm('fence7');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    await w1.tryAcquire(realm.id);
+    const sql = w1.sqlFor(realm.id);
+    const write = sql`UPDATE realms SET description = 'cut off' WHERE id = ${realm.id} AND pg_sleep(2) IS NOT NULL`.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    // The session running it is ended from outside while the statement sleeps.
+    let killed = 0;
+    for (let i = 0; i < 100 && killed === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const rows = await db.sql`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+        WHERE query LIKE '%cut off%' AND query NOT LIKE '%pg_stat_activity%' AND pid <> pg_backend_pid()`;
+      killed = rows.length;
+    }
+    expect(killed).toBe(1);
+    // Nothing committed, and the error says so: the front may send the request again.
+    expect(await write).toMatchObject({ code: 'REALM_NOT_HERE' });
+    expect(await description(realm.id)).toBe('');
+    // The pool connects again; one-statement writes and transactions go on.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => sql`UPDATE realms SET description = ${`after ${i}`} WHERE id = ${realm.id}`));
+    await sql.begin(async (tx) => {
+      await tx`UPDATE realms SET description = 'after all' WHERE id = ${realm.id}`;
+    });
+    expect(await description(realm.id)).toBe('after all');
   });
 
   it('passes helpers and fragments through the fenced sql', async () => {
