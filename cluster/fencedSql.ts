@@ -6,6 +6,7 @@
 // `sql(array)`, `sql.array(x)`, fragments) pass through.
 import type { Sql } from '../src/db/connect.js';
 import { sessionLost } from '../src/db/failures.js';
+import { STATEMENT_FENCE, type StatementFence } from '../src/db/statementFence.js';
 
 /** Issues the fence check on a transaction; rejects when the lease is not (or no longer) ours. */
 export type FenceCheck = (tx: Sql) => Promise<void>;
@@ -103,9 +104,10 @@ function deferToFence<Q extends object>(query: Q, run: () => Promise<unknown>): 
 
 /**
  * `interrupted` makes the error for a transaction whose session ended before it tried to
- * commit (so nothing of it committed).
+ * commit (so nothing of it committed). `fence` is what a single statement can carry instead of
+ * the transaction (see statementFence.ts).
  */
-export function fencedSql(pool: Sql, check: FenceCheck, interrupted: (err: unknown) => Error): Sql {
+export function fencedSql(pool: Sql, check: FenceCheck, interrupted: (err: unknown) => Error, fence?: StatementFence): Sql {
   const begin = fencedBegin(pool, check, interrupted);
   const tagged = (strings: TemplateStringsArray, values: unknown[]) => {
     const query = (pool as unknown as Tagged)(strings, ...values) as object;
@@ -135,6 +137,7 @@ export function fencedSql(pool: Sql, check: FenceCheck, interrupted: (err: unkno
     },
     get(target, prop, receiver) {
       if (prop === 'begin') return begin;
+      if (prop === STATEMENT_FENCE) return fence;
       if (prop === 'unsafe') return unsafe;
       if (prop === 'file' || prop === 'reserve' || prop === 'listen' || prop === 'subscribe') {
         return () => {

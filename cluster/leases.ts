@@ -4,6 +4,7 @@
 // if it still believes it owns the realm. Locally a lease counts as valid a margin before
 // its database expiry, so a worker stops serving reads before another can take over.
 import type { Sql } from '../src/db/connect.js';
+import type { StatementFence } from '../src/db/statementFence.js';
 import type { Logger } from '../src/log.js';
 import { RealmNotHereError } from '../src/realm/services.js';
 import { fencedSql } from './fencedSql.js';
@@ -177,21 +178,38 @@ export class LeaseManager {
   /**
    * The check every write transaction of the realm starts with, for the epoch an actor was
    * activated under. Its statement fails when the lease row is not this worker's at that
-   * epoch (a division by the count of matching rows, zero), which aborts the transaction, so
-   * that nothing sent after it in the same transaction can commit, even statements pipelined
-   * behind it (see fencedSql.ts). The same statement sets the transaction's idle limit.
-   *
-   * FOR KEY SHARE: a takeover (it changes epoch, a key column: migration 090) waits for this
-   * transaction; a renewal (expires_at only) does not. And if this process stalls (paused,
+   * epoch (see `condition`), which aborts the transaction, so that nothing sent after it in
+   * the same transaction can commit, even statements pipelined behind it (see fencedSql.ts).
+   * The same statement sets the transaction's idle limit: if this process stalls (paused,
    * swapped out) inside the transaction, Postgres ends the session after a lease's time, so
    * the lock cannot keep the next owner out for longer.
    */
   async check(tx: Sql, realmId: number, epoch: number): Promise<void> {
+    await this.fenced(realmId, epoch, () =>
+      tx`SELECT ${this.condition(tx, realmId, epoch)} AS held, set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)`,
+    );
+  }
+
+  /**
+   * 1 while the lease row is this worker's at that epoch; otherwise a division by the count of
+   * matching rows, zero, which fails the statement. FOR KEY SHARE: a takeover (it changes
+   * epoch, a key column: migration 090) waits for the statement's transaction; a renewal
+   * (expires_at only) does not.
+   */
+  private condition(sql: Sql, realmId: number, epoch: number) {
+    return sql`(SELECT 1 / count(*)::int
+      FROM (SELECT 1 FROM realm_leases WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch} FOR KEY SHARE) AS lease)`;
+  }
+
+  /**
+   * Runs a statement carrying the condition: refused at once when the lease is known to be
+   * gone, and a failed condition makes the realm lost here.
+   */
+  private async fenced<T>(realmId: number, epoch: number, statement: () => Promise<T>): Promise<T> {
     const lease = this.valid(realmId);
     if (!lease || lease.epoch !== epoch) throw leaseLost(realmId);
     try {
-      await tx`SELECT 1 / count(*)::int AS held, set_config('idle_in_transaction_session_timeout', ${String(this.timing.LEASE_TTL_MS)}, true)
-        FROM (SELECT 1 FROM realm_leases WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${epoch} FOR KEY SHARE) AS lease`;
+      return await statement();
     } catch (err) {
       if ((err as { code?: string } | null)?.code !== DIVISION_BY_ZERO) throw err;
       if (this.held.get(realmId)?.epoch === epoch) this.lose(realmId, 'fence check failed');
@@ -206,11 +224,17 @@ export class LeaseManager {
    */
   sqlFor(realmId: number): Sql {
     const epoch = this.held.get(realmId)?.epoch ?? -1;
+    const fence: StatementFence = {
+      pool: this.sql,
+      condition: () => this.condition(this.sql, realmId, epoch),
+      run: (statement) => this.fenced(realmId, epoch, () => statement(this.sql)),
+    };
     return fencedSql(
       this.sql,
       (tx) => this.check(tx, realmId, epoch),
       // The front sends the request again; nothing of it was committed.
       () => new RealmNotHereError(`A transaction of realm ${realmId} was interrupted before it committed`),
+      fence,
     );
   }
 }

@@ -3,6 +3,7 @@ import type { Sql } from './connect.js';
 import type { RealmState } from '../model/realmState.js';
 import type { EditHistoryEntry, MessageRecord } from '../model/messageState.js';
 import { loadUserTopics } from './topics.js';
+import { statementFence } from './statementFence.js';
 
 interface MessageRow {
   id: string | number;
@@ -110,7 +111,7 @@ export interface UserTopicRow {
 
 /**
  * Writes a batch of sent messages, their flags rows and the topic policies the sends set, as
- * one statement (one round trip, one commit).
+ * one statement (one round trip, one commit), also where the realm's writes are fenced.
  */
 export async function insertMessageBatch(
   sql: Sql,
@@ -119,6 +120,10 @@ export async function insertMessageBatch(
   userTopics: UserTopicRow[],
   firstInStream: Array<{ streamId: number; messageId: number }>,
 ): Promise<void> {
+  // Where the realm's writes are fenced (a cluster), the statement carries the lease check
+  // itself and runs alone: no BEGIN, check and COMMIT around it (see statementFence.ts). The
+  // check is a column of the final count, which is one row whatever the batch inserted.
+  const fence = statementFence(sql);
   // One array per column, unnested: the statement's text is the same whatever the batch size
   // (one prepared statement instead of one per size, each with 16 parameters per row), and
   // Postgres spends about a sixth less per row than on a multi-row VALUES list.
@@ -149,7 +154,7 @@ export async function insertMessageBatch(
         WHERE streams.id = x.s AND streams.first_message_id IS NULL
         RETURNING 1)`
     : sql``;
-  await sql`
+  const statement = (db: Sql) => db`
     WITH m AS (
       INSERT INTO messages (id, realm_id, sender_id, recipient_id, stream_id, topic, content, rendered_content, date_sent,
                             is_me_message, has_link, has_image, has_attachment, client, idempotency_key, mentions_stream_wildcard)
@@ -162,7 +167,8 @@ export async function insertMessageBatch(
         ${flag((m) => m.hasAttachment)}::text[]::bool[], ${column((m) => m.client)}::text[], ${column((m) => m.idempotencyKey)}::text[],
         ${flag((m) => m.mentionsStreamWildcard)}::text[]::bool[])
       RETURNING id) ${flagPart} ${topicPart} ${firstPart}
-    SELECT count(*) FROM m`;
+    SELECT count(*)${fence ? db`, ${fence.condition()} AS held` : db``} FROM m`;
+  await (fence ? fence.run(statement) : statement(sql));
 }
 
 /** Which of these message ids of a realm are stored. */

@@ -6,8 +6,14 @@ import { connectDatabase, type Database } from '../../src/db/connect.js';
 import { insertRealm } from '../../src/db/realms.js';
 import { log } from '../../src/log.js';
 import { LeaseManager } from '../../cluster/leases.js';
+import postgres from 'postgres';
+import type { Sql } from '../../src/db/connect.js';
+import { ensureConversation, insertMessageBatch, type NewMessage } from '../../src/db/messages.js';
+import { insertUser } from '../../src/db/users.js';
+import { statementFence } from '../../src/db/statementFence.js';
 
 let db: Database;
+let url: string;
 let drop: () => Promise<void>;
 const quiet = log.child({});
 quiet.level = 'silent';
@@ -16,6 +22,7 @@ const TTL = { LEASE_TTL_MS: 400, LEASE_RENEW_MS: 100 };
 beforeAll(async () => {
   const created = await createDatabase('chat_fence');
   drop = created.drop;
+  url = created.url;
   db = await connectDatabase({ databaseUrl: created.url, dataDir: '/nonexistent', role: 'server' });
 });
 
@@ -222,5 +229,54 @@ describe('realm leases with a fencing epoch', () => {
     expect(values).toEqual([[realm.id, 'fence5']]);
     const cols = await sql`SELECT ${sql(['id', 'name'])} FROM realms ${where}`;
     expect(cols[0]).toEqual({ id: realm.id, name: 'fence5' });
+  });
+  it('writes a batch of sends as one statement that carries the check, and a stale holder’s batch writes nothing', async () => {
+    const realm = await newRealm('fence8');
+    const sender = await insertUser(db.sql, { realmId: realm.id, deliveryEmail: 'fence8@example.com', fullName: 'F', passwordHash: null, apiKey: 'k'.repeat(32), role: 400 });
+    const recipientId = await ensureConversation(db.sql, realm.id, { userIds: [sender.id] });
+    const message = (id: number): NewMessage => ({
+      id, realmId: realm.id, senderId: sender.id, recipientId, streamId: null, topic: '', content: `m${id}`, renderedContent: `<p>m${id}</p>`,
+      dateSent: new Date(), isMeMessage: false, hasLink: false, hasImage: false, hasAttachment: false, client: 'test', idempotencyKey: null,
+      mentionsStreamWildcard: false,
+    });
+    const stored = async () => (await db.sql<{ id: string }[]>`SELECT id FROM messages WHERE realm_id = ${realm.id} ORDER BY id`).map((r) => Number(r.id));
+    // Every statement the worker's pool sends, as Postgres gets it.
+    const statements: string[] = [];
+    const pool = postgres(url, { max: 2, onnotice: () => undefined, debug: (_c, query) => statements.push(query.trim()) }) as unknown as Sql;
+    try {
+      const w1 = new LeaseManager(pool, 'worker-1', TTL, quiet);
+      const w2 = new LeaseManager(db.sql, 'worker-2', TTL, quiet);
+      const lease1 = await w1.tryAcquire(realm.id);
+      const sql1 = w1.sqlFor(realm.id);
+      expect(statementFence(sql1)).not.toBeNull();
+      expect(statementFence(db.sql)).toBeNull();
+
+      statements.length = 0;
+      await insertMessageBatch(sql1, [message(1_000_001), message(1_000_002)], [{ userId: sender.id, messageId: 1_000_001, flags: 1 }], [], []);
+      expect(await stored()).toEqual([1_000_001, 1_000_002]);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/^WITH m AS \(\s*INSERT INTO messages/);
+      expect(statements[0]).toMatch(/FOR KEY SHARE/);
+
+      // Taken over while worker 1 still believes it holds the realm: its batch fails the
+      // check, nothing of it is stored, and worker 1 knows the realm is gone.
+      lease1!.validUntil = Number.POSITIVE_INFINITY;
+      await new Promise((r) => setTimeout(r, TTL.LEASE_TTL_MS + 100));
+      expect((await w2.tryAcquire(realm.id))?.epoch).toBe(2);
+      await expect(insertMessageBatch(sql1, [message(1_000_003)], [], [], [])).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
+      expect(w1.valid(realm.id)).toBeNull();
+      // Known to be gone: refused without asking Postgres.
+      statements.length = 0;
+      await expect(insertMessageBatch(sql1, [message(1_000_004)], [], [], [])).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
+      expect(statements).toEqual([]);
+      expect(await stored()).toEqual([1_000_001, 1_000_002]);
+
+      // The new holder writes; in one process (no fence) the statement is the plain one.
+      await insertMessageBatch(w2.sqlFor(realm.id), [message(1_000_005)], [], [], []);
+      await insertMessageBatch(db.sql, [message(1_000_006)], [], [], []);
+      expect(await stored()).toEqual([1_000_001, 1_000_002, 1_000_005, 1_000_006]);
+    } finally {
+      await (pool as unknown as { end: () => Promise<void> }).end();
+    }
   });
 });
