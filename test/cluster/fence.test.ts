@@ -1,6 +1,6 @@
 // Two workers contend for one realm: the lease's epoch, checked inside every write
 // transaction, keeps the one that lost the realm from committing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createDatabase } from '../helpers/globalSetup.js';
 import { connectDatabase, type Database } from '../../src/db/connect.js';
 import { insertRealm } from '../../src/db/realms.js';
@@ -18,6 +18,11 @@ let drop: () => Promise<void>;
 const quiet = log.child({});
 quiet.level = 'silent';
 const TTL = { LEASE_TTL_MS: 400, LEASE_RENEW_MS: 100 };
+/**
+ * For tests not about a lease running out: long enough that a loaded machine does not lose it
+ * between renewals (the holder renews it, see start()).
+ */
+const STEADY = { LEASE_TTL_MS: 3000, LEASE_RENEW_MS: 500 };
 
 beforeAll(async () => {
   const created = await createDatabase('chat_fence');
@@ -170,8 +175,10 @@ describe('realm leases with a fencing epoch', () => {
 
   it('runs a one-statement write as one transaction, and a failed one leaves nothing behind', async () => {
     const realm = await newRealm('fence6');
-    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
     await w1.tryAcquire(realm.id);
+    w1.start();
+    onTestFinished(() => w1.stop());
     const sql = w1.sqlFor(realm.id);
     // The statement's rows come back through the transaction around it.
     const updated = await sql<{ id: number }[]>`UPDATE realms SET description = 'together' WHERE id = ${realm.id} RETURNING id`;
@@ -189,8 +196,10 @@ describe('realm leases with a fencing epoch', () => {
 
   it('reports a one-statement write whose session ended before its COMMIT as not committed, and writes on after it', async () => {
     const realm = await newRealm('fence7');
-    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
     await w1.tryAcquire(realm.id);
+    w1.start();
+    onTestFinished(() => w1.stop());
     const sql = w1.sqlFor(realm.id);
     const write = sql`UPDATE realms SET description = 'cut off' WHERE id = ${realm.id} AND pg_sleep(2) IS NOT NULL`.then(
       () => null,
@@ -218,8 +227,10 @@ describe('realm leases with a fencing epoch', () => {
 
   it('passes helpers and fragments through the fenced sql', async () => {
     const realm = await newRealm('fence5');
-    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
     await w1.tryAcquire(realm.id);
+    w1.start();
+    onTestFinished(() => w1.stop());
     const sql = w1.sqlFor(realm.id);
     const where = sql`WHERE id = ${realm.id}`;
     await sql`UPDATE realms SET settings = ${sql.json({ a: 1 })} ${where}`;
@@ -240,13 +251,17 @@ describe('realm leases with a fencing epoch', () => {
       mentionsStreamWildcard: false,
     });
     const stored = async () => (await db.sql<{ id: string }[]>`SELECT id FROM messages WHERE realm_id = ${realm.id} ORDER BY id`).map((r) => Number(r.id));
-    // Every statement the worker's pool sends, as Postgres gets it.
+    // The statements the worker's pool sends, as Postgres gets them, but for its lease renewals
+    // and the driver's own first look at the types.
     const statements: string[] = [];
-    const pool = postgres(url, { max: 2, onnotice: () => undefined, debug: (_c, query) => statements.push(query.trim()) }) as unknown as Sql;
+    const counted = (query: string) => !/^UPDATE realm_leases SET expires_at/.test(query) && !query.includes('pg_catalog');
+    const pool = postgres(url, { max: 2, onnotice: () => undefined, debug: (_c, query) => counted(query.trim()) && statements.push(query.trim()) }) as unknown as Sql;
     try {
-      const w1 = new LeaseManager(pool, 'worker-1', TTL, quiet);
-      const w2 = new LeaseManager(db.sql, 'worker-2', TTL, quiet);
+      const w1 = new LeaseManager(pool, 'worker-1', STEADY, quiet);
+      const w2 = new LeaseManager(db.sql, 'worker-2', STEADY, quiet);
       const lease1 = await w1.tryAcquire(realm.id);
+      w1.start(); // renewed until the pause below
+      onTestFinished(() => w1.stop());
       const sql1 = w1.sqlFor(realm.id);
       expect(statementFence(sql1)).not.toBeNull();
       expect(statementFence(db.sql)).toBeNull();
@@ -260,8 +275,9 @@ describe('realm leases with a fencing epoch', () => {
 
       // Taken over while worker 1 still believes it holds the realm: its batch fails the
       // check, nothing of it is stored, and worker 1 knows the realm is gone.
+      w1.stop();
       lease1!.validUntil = Number.POSITIVE_INFINITY;
-      await new Promise((r) => setTimeout(r, TTL.LEASE_TTL_MS + 100));
+      await new Promise((r) => setTimeout(r, STEADY.LEASE_TTL_MS + 100));
       expect((await w2.tryAcquire(realm.id))?.epoch).toBe(2);
       await expect(insertMessageBatch(sql1, [message(1_000_003)], [], [], [])).rejects.toMatchObject({ code: 'REALM_NOT_HERE' });
       expect(w1.valid(realm.id)).toBeNull();
@@ -272,6 +288,8 @@ describe('realm leases with a fencing epoch', () => {
       expect(await stored()).toEqual([1_000_001, 1_000_002]);
 
       // The new holder writes; in one process (no fence) the statement is the plain one.
+      w2.start();
+      onTestFinished(() => w2.stop());
       await insertMessageBatch(w2.sqlFor(realm.id), [message(1_000_005)], [], [], []);
       await insertMessageBatch(db.sql, [message(1_000_006)], [], [], []);
       expect(await stored()).toEqual([1_000_001, 1_000_002, 1_000_005, 1_000_006]);
