@@ -40,6 +40,16 @@ async function newRealm(name: string) {
   return insertRealm(db.sql, { stringId: name, name });
 }
 
+/** A new realm held by worker 1 under a renewed STEADY lease (given up when the test ends), and its fenced sql. */
+async function heldRealm(name: string) {
+  const realm = await newRealm(name);
+  const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
+  await w1.tryAcquire(realm.id);
+  w1.start();
+  onTestFinished(() => w1.stop());
+  return { realm, sql: w1.sqlFor(realm.id) };
+}
+
 const description = async (id: number) => (await db.sql<{ description: string }[]>`SELECT description FROM realms WHERE id = ${id}`)[0]!.description;
 
 describe('realm leases with a fencing epoch', () => {
@@ -174,12 +184,7 @@ describe('realm leases with a fencing epoch', () => {
   });
 
   it('runs a one-statement write as one transaction, and a failed one leaves nothing behind', async () => {
-    const realm = await newRealm('fence6');
-    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
-    await w1.tryAcquire(realm.id);
-    w1.start();
-    onTestFinished(() => w1.stop());
-    const sql = w1.sqlFor(realm.id);
+    const { realm, sql } = await heldRealm('fence6');
     // The statement's rows come back through the transaction around it.
     const updated = await sql<{ id: number }[]>`UPDATE realms SET description = 'together' WHERE id = ${realm.id} RETURNING id`;
     expect(updated.map((r) => r.id)).toEqual([realm.id]);
@@ -195,12 +200,7 @@ describe('realm leases with a fencing epoch', () => {
   });
 
   it('reports a one-statement write whose session ended before its COMMIT as not committed, and writes on after it', async () => {
-    const realm = await newRealm('fence7');
-    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
-    await w1.tryAcquire(realm.id);
-    w1.start();
-    onTestFinished(() => w1.stop());
-    const sql = w1.sqlFor(realm.id);
+    const { realm, sql } = await heldRealm('fence7');
     const write = sql`UPDATE realms SET description = 'cut off' WHERE id = ${realm.id} AND pg_sleep(2) IS NOT NULL`.then(
       () => null,
       (err: unknown) => err,
@@ -226,12 +226,7 @@ describe('realm leases with a fencing epoch', () => {
   });
 
   it('passes helpers and fragments through the fenced sql', async () => {
-    const realm = await newRealm('fence5');
-    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
-    await w1.tryAcquire(realm.id);
-    w1.start();
-    onTestFinished(() => w1.stop());
-    const sql = w1.sqlFor(realm.id);
+    const { realm, sql } = await heldRealm('fence5');
     const where = sql`WHERE id = ${realm.id}`;
     await sql`UPDATE realms SET settings = ${sql.json({ a: 1 })} ${where}`;
     const rows = await sql<{ settings: unknown }[]>`SELECT settings FROM realms ${where}`;
