@@ -15,7 +15,7 @@ import type {
 } from '../lib/agent-protocol.js';
 import { HttpConnection, type HttpResult } from '../lib/http-conn.js';
 import { renderRequest } from '../lib/request-spec.js';
-import { readPollAnswer, type PollAnswer } from '../lib/pollAnswer.js';
+import { FANOUT_MARKERS, readPollAnswer, type FanoutMarker, type PollAnswer } from '../lib/pollAnswer.js';
 import { Samples, monotonicMs } from '../lib/stats.js';
 
 /** Which sends (by sequence number) one subscriber received in one phase. */
@@ -92,7 +92,7 @@ export function runFanoutSubscribers(
     sub.lastEventId = json.last_event_id ?? -1;
   };
 
-  const onAnswer = (sub: Subscriber, answer: PollAnswer, receivedMicros: number) => {
+  const onAnswer = (sub: Subscriber, answer: PollAnswer<FanoutMarker>, receivedMicros: number) => {
     if (answer.lastEventId !== null && answer.lastEventId > sub.lastEventId) sub.lastEventId = answer.lastEventId;
     for (const { phase, sentAt, scheduledAt, seq } of answer.markers) {
       let seen = sub.received.get(phase);
@@ -146,7 +146,7 @@ export function runFanoutSubscribers(
           setTimeout(() => poll(sub), 100);
           return;
         }
-        onAnswer(sub, readPollAnswer(res.body), receivedMicros);
+        onAnswer(sub, readPollAnswer(res.body, FANOUT_MARKERS), receivedMicros);
         poll(sub);
       },
       job.pollTimeoutMs,

@@ -1,11 +1,11 @@
-// The fan-out benchmark's subscribers read poll answers from their bytes (bench/lib/pollAnswer.ts).
+// The benchmark's long-polling subscribers read poll answers from their bytes (bench/lib/pollAnswer.ts).
 // On answers written by the server's own serializers, that reading equals the one from the
 // parsed JSON; an answer in another shape is parsed whole.
 import { describe, expect, it } from 'vitest';
-import { readPollAnswer, readPollAnswerParsed } from '../../bench/lib/pollAnswer.js';
+import { FANOUT_MARKERS, SEND_MARKERS, readPollAnswer, readPollAnswerParsed } from '../../bench/lib/pollAnswer.js';
 import { bodyBuffer, bodyPayload } from '../../src/http/bodyText.js';
 import { successBody } from '../../src/http/envelope.js';
-import { fanoutMarkerContent } from '../../bench/lib/request-spec.js';
+import { fanoutMarkerContent, markerContent } from '../../bench/lib/request-spec.js';
 
 const marker = (phase: string, seq: number) =>
   fanoutMarkerContent(phase).replace('{{t}}', String(1_700_000_000_000_000 + seq)).replace('{{s}}', String(1_700_000_000_000 + seq)).replace('{{seq}}', String(seq));
@@ -34,8 +34,8 @@ describe('reading a poll answer from its bytes', () => {
       { type: 'heartbeat', id: 13 },
     ];
     const body = answer(events);
-    const read = readPollAnswer(body);
-    expect(read).toEqual(readPollAnswerParsed(body));
+    const read = readPollAnswer(body, FANOUT_MARKERS);
+    expect(read).toEqual(readPollAnswerParsed(body, FANOUT_MARKERS));
     expect(read.lastEventId).toBe(13);
     expect(read.markers.map((m) => [m.phase, m.seq])).toEqual([['ph1', 0], ['ph1', 1], ['ph2', 12]]);
     expect(read.markers[1]).toEqual({ phase: 'ph1', sentAt: 1_700_000_000_000_001, scheduledAt: 1_700_000_000_001, seq: 1 });
@@ -48,15 +48,37 @@ describe('reading a poll answer from its bytes', () => {
       [],
     ]) {
       const body = answer(events);
-      expect(readPollAnswer(body)).toEqual(readPollAnswerParsed(body));
+      expect(readPollAnswer(body, FANOUT_MARKERS)).toEqual(readPollAnswerParsed(body, FANOUT_MARKERS));
     }
-    expect(readPollAnswer(answer([])).lastEventId).toBeNull();
+    expect(readPollAnswer(answer([]), FANOUT_MARKERS).lastEventId).toBeNull();
   });
 
   it('parses an answer in another shape', () => {
     const body = Buffer.from(JSON.stringify({ result: 'success', msg: '', queue_id: 'q', events: [{ id: 3, type: 'message', message: { content: marker('x', 2) } }] }));
-    expect(readPollAnswer(body)).toEqual({ lastEventId: 3, markers: [{ phase: 'x', sentAt: 1_700_000_000_000_002, scheduledAt: 1_700_000_000_002, seq: 2 }] });
+    expect(readPollAnswer(body, FANOUT_MARKERS)).toEqual({ lastEventId: 3, markers: [{ phase: 'x', sentAt: 1_700_000_000_000_002, scheduledAt: 1_700_000_000_002, seq: 2 }] });
     const idFirst = Buffer.from(JSON.stringify({ result: 'success', msg: '', events: [{ id: 6, type: 'heartbeat' }], queue_id: 'q' }));
-    expect(readPollAnswer(idFirst)).toEqual({ lastEventId: 6, markers: [] });
+    expect(readPollAnswer(idFirst, FANOUT_MARKERS)).toEqual({ lastEventId: 6, markers: [] });
+  });
+
+  it('reads the send workloads\' markers likewise', () => {
+    const send = (phase: string, seq: number) => markerContent(phase).replace('{{t}}', String(1_700_000_000_000 + seq)).replace('{{seq}}', String(seq));
+    const events = [
+      { type: 'message', message: message(201, `<p>${send('saturated', 4)}</p>`), flags: [], id: 20 },
+      { type: 'message', message: message(202, 'bench:half:12 and bench::1:2 and bench:x-y:1:2'), flags: [], id: 21 },
+      { type: 'message', message: message(203, `<p>${send('half', 5)}</p>`), flags: ['read'], id: 22 },
+      { type: 'message', message: message(204, `<p>${marker('ph1', 7)}</p>`), flags: [], id: 23 },
+    ];
+    const body = answer(events);
+    const read = readPollAnswer(body, SEND_MARKERS);
+    expect(read).toEqual(readPollAnswerParsed(body, SEND_MARKERS));
+    expect(read).toEqual({
+      lastEventId: 23,
+      markers: [
+        { phase: 'saturated', sentAt: 1_700_000_000_004, seq: 4 },
+        { phase: 'half', sentAt: 1_700_000_000_005, seq: 5 },
+      ],
+    });
+    // Neither format reads the other's markers.
+    expect(readPollAnswer(body, FANOUT_MARKERS).markers.map((m) => m.seq)).toEqual([7]);
   });
 });
