@@ -8,7 +8,7 @@ import { successBody } from '../../src/http/envelope.js';
 import { fanoutMarkerContent, markerContent } from '../../bench/lib/request-spec.js';
 
 const marker = (phase: string, seq: number) =>
-  fanoutMarkerContent(phase).replace('{{t}}', String(1_700_000_000_000_000 + seq)).replace('{{s}}', String(1_700_000_000_000 + seq)).replace('{{seq}}', String(seq));
+  fanoutMarkerContent(phase).replace('{{t}}', String(1_700_000_000_000 + seq)).replace('{{s}}', String(1_700_000_000_000 + seq)).replace('{{seq}}', String(seq));
 
 const message = (id: number, content: string) => ({
   id, sender_id: 9, content, recipient_id: 3, timestamp: 1_700_000_000, client: 'bench', subject: 'fan-out ✓',
@@ -38,7 +38,7 @@ describe('reading a poll answer from its bytes', () => {
     expect(read).toEqual(readPollAnswerParsed(body, FANOUT_MARKERS));
     expect(read.lastEventId).toBe(13);
     expect(read.markers.map((m) => [m.phase, m.seq])).toEqual([['ph1', 0], ['ph1', 1], ['ph2', 12]]);
-    expect(read.markers[1]).toEqual({ phase: 'ph1', sentAt: 1_700_000_000_000_001, scheduledAt: 1_700_000_000_001, seq: 1 });
+    expect(read.markers[1]).toEqual({ phase: 'ph1', sentAt: 1_700_000_000_001, scheduledAt: 1_700_000_000_001, seq: 1 });
   });
 
   it('reads answers with one event, a message last, and none', () => {
@@ -55,13 +55,13 @@ describe('reading a poll answer from its bytes', () => {
 
   it('parses an answer in another shape', () => {
     const body = Buffer.from(JSON.stringify({ result: 'success', msg: '', queue_id: 'q', events: [{ id: 3, type: 'message', message: { content: marker('x', 2) } }] }));
-    expect(readPollAnswer(body, FANOUT_MARKERS)).toEqual({ lastEventId: 3, markers: [{ phase: 'x', sentAt: 1_700_000_000_000_002, scheduledAt: 1_700_000_000_002, seq: 2 }] });
+    expect(readPollAnswer(body, FANOUT_MARKERS)).toEqual({ lastEventId: 3, markers: [{ phase: 'x', sentAt: 1_700_000_000_002, scheduledAt: 1_700_000_000_002, seq: 2 }] });
     const idFirst = Buffer.from(JSON.stringify({ result: 'success', msg: '', events: [{ id: 6, type: 'heartbeat' }], queue_id: 'q' }));
     expect(readPollAnswer(idFirst, FANOUT_MARKERS)).toEqual({ lastEventId: 6, markers: [] });
   });
 
   it('reads the send workloads\' markers likewise', () => {
-    const send = (phase: string, seq: number) => markerContent(phase).replace('{{t}}', String(1_700_000_000_000 + seq)).replace('{{seq}}', String(seq));
+    const send = (phase: string, seq: number) => markerContent(phase).replace('{{t}}', String(1_800_000_000_000 + seq)).replace('{{seq}}', String(seq));
     const events = [
       { type: 'message', message: message(201, `<p>${send('saturated', 4)}</p>`), flags: [], id: 20 },
       { type: 'message', message: message(202, 'bench:half:12 and bench::1:2 and bench:x-y:1:2'), flags: [], id: 21 },
@@ -74,8 +74,8 @@ describe('reading a poll answer from its bytes', () => {
     expect(read).toEqual({
       lastEventId: 23,
       markers: [
-        { phase: 'saturated', sentAt: 1_700_000_000_004, seq: 4 },
-        { phase: 'half', sentAt: 1_700_000_000_005, seq: 5 },
+        { phase: 'saturated', sentAt: 1_800_000_000_004, seq: 4 },
+        { phase: 'half', sentAt: 1_800_000_000_005, seq: 5 },
       ],
     });
     // Neither format reads the other's markers.
