@@ -225,7 +225,6 @@ export class LeaseManager {
   sqlFor(realmId: number): Sql {
     const epoch = this.held.get(realmId)?.epoch ?? -1;
     const fence: StatementFence = {
-      pool: this.sql,
       condition: () => this.condition(this.sql, realmId, epoch),
       run: (statement) => this.fenced(realmId, epoch, () => statement(this.sql)),
     };

@@ -7,8 +7,6 @@ import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from './connect.js';
 
 export interface StatementFence {
-  /** The pool to run the statement on (not the fenced sql, which would wrap it in a transaction). */
-  readonly pool: Sql;
   /**
    * A scalar subquery that is 1 while the lease is held, and otherwise fails the statement
    * (a division by zero), which then takes no effect. It locks the lease row as the check of
@@ -20,7 +18,8 @@ export interface StatementFence {
   /**
    * Runs a statement that carries `condition()`: refused at once when the lease is known to
    * be gone, and a failed condition reported as for a fenced transaction (the realm is not
-   * here, nothing was written). The statement must not divide by zero for another reason.
+   * here, nothing was written). The statement is given the pool to run on (not the fenced
+   * sql, which would wrap it in a transaction). It must not divide by zero for another reason.
    */
   run<T>(statement: (pool: Sql) => Promise<T>): Promise<T>;
 }
