@@ -16,7 +16,7 @@ import { FANOUT_MARKER, MARKER_PATTERN } from './request-spec.js';
  * from the phase and the numbers.
  */
 export interface MarkerFormat<M> {
-  lead: string;
+  lead: Buffer;
   sep: string;
   count: number;
   pattern: RegExp;
@@ -32,7 +32,7 @@ export interface FanoutMarker {
 
 /** The fan-out workload's marker (request-spec.ts, fanoutMarkerContent). */
 export const FANOUT_MARKERS: MarkerFormat<FanoutMarker> = {
-  lead: 'fanout-bench ',
+  lead: Buffer.from('fanout-bench '),
   sep: ' ',
   count: 3,
   pattern: FANOUT_MARKER,
@@ -47,7 +47,7 @@ export interface SendMarker {
 
 /** The send workloads' marker (request-spec.ts, markerContent). */
 export const SEND_MARKERS: MarkerFormat<SendMarker> = {
-  lead: 'bench:',
+  lead: Buffer.from('bench:'),
   sep: ':',
   count: 2,
   pattern: MARKER_PATTERN,
@@ -87,8 +87,6 @@ export function readPollAnswerParsed<M>(body: Buffer, format: MarkerFormat<M>): 
   return { lastEventId, markers };
 }
 
-const leads = new WeakMap<MarkerFormat<unknown>, Buffer>();
-
 export function readPollAnswer<M>(body: Buffer, format: MarkerFormat<M>): PollAnswer<M> {
   const end = body.lastIndexOf(EVENTS_END);
   if (end < 0) return readPollAnswerParsed(body, format);
@@ -102,8 +100,7 @@ export function readPollAnswer<M>(body: Buffer, format: MarkerFormat<M>): PollAn
   } else if (before !== 0x5b /* [ */) {
     return readPollAnswerParsed(body, format);
   }
-  let lead = leads.get(format);
-  if (!lead) leads.set(format, (lead = Buffer.from(format.lead, 'latin1')));
+  const lead = format.lead;
   const markers: M[] = [];
   for (let at = body.indexOf(lead); at >= 0 && at < end; at = body.indexOf(lead, at + lead.length)) {
     const m = markerAt(body, at + lead.length, Math.min(end, at + MARKER_MAX_BYTES), format);
