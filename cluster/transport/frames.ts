@@ -297,14 +297,26 @@ export class FrameDecoder {
   private contiguous(n: number): number {
     const first = this.chunks[0]!;
     if (first.length - this.offset >= n) return this.offset;
-    // Only as many chunks as the n bytes span are joined.
-    let count = 0;
-    let bytes = -this.offset;
-    while (bytes < n) bytes += this.chunks[count++]!.length;
-    const joined = Buffer.concat(this.chunks.slice(0, count), bytes + this.offset).subarray(this.offset);
-    this.chunks.splice(0, count, joined);
-    // The joined copy is in no slab: the chunks it replaces are used up.
-    for (const slab of this.owners.splice(0, count, null)) slab?.release();
+    // Only the n bytes are copied. The chunk they end in keeps the rest where it lies: a read
+    // may be a megabyte of answers, and a copy of all of it for a header cut in two cost a
+    // front more than the frames in it.
+    const joined = Buffer.allocUnsafe(n);
+    for (let filled = 0; filled < n; ) {
+      const chunk = this.chunks[0]!;
+      const count = Math.min(n - filled, chunk.length - this.offset);
+      chunk.copy(joined, filled, this.offset, this.offset + count);
+      filled += count;
+      if (this.offset + count < chunk.length) {
+        this.chunks[0] = chunk.subarray(this.offset + count);
+        break;
+      }
+      this.chunks.shift();
+      this.owners.shift()?.release(); // used up
+      this.offset = 0;
+    }
+    // The copy is in no slab; a chunk cut above keeps its slab's hold.
+    this.chunks.unshift(joined);
+    this.owners.unshift(null);
     this.offset = 0;
     return 0;
   }

@@ -30,6 +30,25 @@ describe('length-prefixed frames', () => {
     }
   });
 
+  it('copy only a header cut between two reads: the payloads after it stay in the memory they were read into', () => {
+    const response = (id: number): Frame => ({ kind: 'response', id, res: { status: 200, body: {} } });
+    const first = encodeFrame(response(1), 'a'.repeat(1000));
+    const second = encodeFrame(response(2), 'b'.repeat(5000));
+    const third = encodeFrame(response(3), 'c'.repeat(3000));
+    // The first read ends inside the second frame's header; the second read holds the rest.
+    const cut = first.length + 10;
+    const wire = Buffer.concat([first, second, third]);
+    const readA = Buffer.from(wire.subarray(0, cut));
+    const readB = Buffer.from(wire.subarray(cut));
+    const decoder = new FrameDecoder();
+    const frames = [...decoder.push(readA), ...decoder.push(readB)];
+    expect(frames.map((f) => Buffer.concat(f.payload!).toString('utf8'))).toEqual(['a'.repeat(1000), 'b'.repeat(5000), 'c'.repeat(3000)]);
+    for (const f of frames.slice(1)) {
+      expect(f.payload).toHaveLength(1);
+      expect(f.payload![0]!.buffer).toBe(readB.buffer);
+    }
+  });
+
   it('carry a payload of text as is after the header, whatever the chunk boundaries', () => {
     const body = JSON.stringify({ result: 'success', msg: '', events: [{ id: 1, type: 'message', message: { content: 'héllo ✔ "quoted" \\ \n' } }] });
     const response: Frame = { kind: 'response', id: 7, res: { status: 200, body: {}, route: '/events' } };
