@@ -8,11 +8,11 @@
 // answers fill that connection's buffers and would otherwise hold a send and its answer
 // behind them.
 import type { Logger } from '../src/log.js';
-import type { ApiRequest, ApiResponse, Router } from '../src/http/contract.js';
+import type { AnswerSink, ApiRequest, ApiResponse, Router } from '../src/http/contract.js';
 import { errorResponse } from '../src/http/envelope.js';
 import { ApiError } from '../src/model/errors.js';
 import type { MembershipView, MemberInfo } from './membership.js';
-import { WorkerClient, isLongPoll, type Call, type Outcome } from './transport/workerClient.js';
+import { WorkerClient, isLongPoll, type Call, type Outcome, type OutcomeSink } from './transport/workerClient.js';
 import { routeKey } from './queueShards.js';
 
 export interface RouterOptions {
@@ -56,35 +56,59 @@ export class ClusterRouter implements Router {
   }
 
   /**
-   * The first attempt, which nearly every request ends with, is made without an async
-   * function: a parked long-poll waits here for up to a heartbeat, and an async function's
-   * suspended frame (all its registers) would live that long, through young collections.
+   * The first attempt, which nearly every request ends with, hands its outcome straight to
+   * the sink (see FirstAttempt): a parked long-poll waits here for up to a heartbeat, and a
+   * chain of promises over it would live that long, through young collections.
    */
-  dispatch(req: ApiRequest): Promise<ApiResponse> {
+  dispatch(req: ApiRequest, sink: AnswerSink): void {
     const deadline = Date.now() + this.o.REROUTE_BUDGET_MS;
-    let call: Call;
+    let member: MemberInfo | null;
     try {
-      const member = this.cancelled.has(req.id) || this.closed ? null : this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
-      if (!member) return this.route(req, deadline, null);
-      call = this.send(member, req);
+      member = this.cancelled.has(req.id) || this.closed ? null : this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
     } catch (err) {
-      return Promise.reject(err); // as the async function before it: a failure is a rejection
+      return sink.failed(err);
     }
-    return call.promise.then((outcome) => {
-      if (outcome.kind !== 'response') return this.route(req, deadline, outcome);
-      this.calls.delete(req.id);
-      this.cancelled.delete(req.id);
-      return outcome.res;
-    });
+    if (!member) return this.reroute(req, deadline, null, sink);
+    const attempt = new FirstAttempt(this, req, deadline, sink);
+    const call = this.send(member, req, attempt);
+    // An outcome that came before send returned (a worker that left) was already passed on.
+    if (!attempt.done) this.calls.set(req.id, call);
   }
 
-  private send(member: MemberInfo, req: ApiRequest): Call {
+  /** The first attempt's outcome: the answer, or the attempts after it. */
+  firstOutcome(req: ApiRequest, deadline: number, outcome: Outcome, sink: AnswerSink): void {
+    this.calls.delete(req.id);
+    if (outcome.kind !== 'response') return this.reroute(req, deadline, outcome, sink);
+    this.cancelled.delete(req.id);
+    sink.answered(outcome.res);
+  }
+
+  private reroute(req: ApiRequest, deadline: number, first: Outcome | null, sink: AnswerSink): void {
+    this.route(req, deadline, first).then(
+      (res) => sink.answered(res),
+      (err: unknown) => sink.failed(err),
+    );
+  }
+
+  private send(member: MemberInfo, req: ApiRequest, sink: OutcomeSink): Call {
     const longPoll = isLongPoll(req);
     const timeout = longPoll ? this.o.heartbeatSeconds * 1500 + this.o.REQUEST_TIMEOUT_MS : this.o.REQUEST_TIMEOUT_MS;
     const pair = this.client(member);
-    const call = (longPoll ? pair.polls : pair.requests).send(req, timeout);
-    this.calls.set(req.id, call);
-    return call;
+    return (longPoll ? pair.polls : pair.requests).send(req, timeout, sink);
+  }
+
+  /** One attempt after the first, as a promise of its outcome. */
+  private attempt(member: MemberInfo, req: ApiRequest): Promise<Outcome> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const call = this.send(member, req, {
+        outcome: (o) => {
+          settled = true;
+          resolve(o);
+        },
+      });
+      if (!settled) this.calls.set(req.id, call);
+    });
   }
 
   /** Attempts until one answers or the budget is spent, starting with `first`'s outcome if given. */
@@ -97,7 +121,7 @@ export class ClusterRouter implements Router {
           if (this.cancelled.has(req.id)) return error(499, 'REQUEST_CANCELLED', 'Client closed the request');
           if (this.closed) return error(503, 'SERVER_NOT_READY', 'Server is shutting down');
           const member = this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
-          if (member) outcome = await this.send(member, req).promise;
+          if (member) outcome = await this.attempt(member, req);
         }
         if (outcome !== null) {
           this.calls.delete(req.id);
@@ -197,5 +221,25 @@ export class ClusterRouter implements Router {
       pair.requests.close();
     }
     this.clients.clear();
+  }
+}
+
+/**
+ * Where the first attempt's outcome goes: a small object holding what the router needs to
+ * pass it on, instead of closures over the dispatch and the promises between them.
+ */
+class FirstAttempt implements OutcomeSink {
+  done = false;
+
+  constructor(
+    private readonly router: ClusterRouter,
+    private readonly req: ApiRequest,
+    private readonly deadline: number,
+    private readonly sink: AnswerSink,
+  ) {}
+
+  outcome(o: Outcome): void {
+    this.done = true;
+    this.router.firstOutcome(this.req, this.deadline, o, this.sink);
   }
 }

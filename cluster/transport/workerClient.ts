@@ -23,20 +23,22 @@ export type Outcome =
   | { kind: 'cancelled' };
 
 export interface Call {
-  readonly promise: Promise<Outcome>;
   /** The client went away: a sent request is cancelled on the worker, a queued one dropped. */
   cancel(): void;
 }
 
+/** Who learns a call's outcome, once. */
+export interface OutcomeSink {
+  outcome(o: Outcome): void;
+}
+
 /**
  * A request this connection carries, from queued to answered; it is also the router's Call.
- * One object with methods rather than a record with closures: a parked long-poll holds its
- * entry for up to a heartbeat, so what it holds lives through young collections and is
- * copied by them.
+ * One object with methods rather than a record with closures, and its outcome handed to a
+ * sink rather than through a promise: a parked long-poll holds its entry for up to a
+ * heartbeat, so what it holds lives through young collections and is copied by them.
  */
 class Entry implements Call {
-  readonly promise: Promise<Outcome>;
-  private resolve!: (o: Outcome) => void;
   sent = false;
   settled = false;
 
@@ -46,14 +48,13 @@ class Entry implements Call {
     readonly isPoll: boolean,
     readonly deadline: number,
     private readonly client: WorkerClient,
-  ) {
-    this.promise = new Promise<Outcome>((r) => (this.resolve = r));
-  }
+    private readonly sink: OutcomeSink,
+  ) {}
 
   settle(o: Outcome): void {
     if (this.settled) return;
     this.settled = true;
-    this.resolve(o);
+    this.sink.outcome(o);
   }
 
   cancel(): void {
@@ -100,9 +101,9 @@ export class WorkerClient {
     return this.sent.size + this.queued.length;
   }
 
-  /** Sends a request; the worker must answer within `timeoutMs`. */
-  send(req: ApiRequest, timeoutMs: number): Call {
-    const entry = new Entry(this.nextId++, req, isLongPoll(req), Date.now() + timeoutMs, this);
+  /** Sends a request; the worker must answer within `timeoutMs`. Its outcome goes to `sink`. */
+  send(req: ApiRequest, timeoutMs: number, sink: OutcomeSink): Call {
+    const entry = new Entry(this.nextId++, req, isLongPoll(req), Date.now() + timeoutMs, this, sink);
     if (this.retired) {
       entry.settle({ kind: 'unreachable', sent: false, reason: 'worker left the cluster' });
       return entry;

@@ -104,8 +104,21 @@ export interface ApiResponse {
  */
 export type HandlerOutcome = { kind: 'response'; res: ApiResponse } | { kind: 'not_here'; reason: string };
 
+/**
+ * Who gets a dispatched request's answer: the front's exchange with its client. An object
+ * with methods rather than a promise: a parked long-poll waits for its answer up to a
+ * heartbeat, and a promise chain over it (its promises, reactions and closures) lives that
+ * long, through young collections, for every poll in flight.
+ */
+export interface AnswerSink {
+  answered(res: ApiResponse): void;
+  /** The router failed (not an error answer: those come to `answered`). */
+  failed(err: unknown): void;
+}
+
 export interface Router {
-  dispatch(req: ApiRequest): Promise<ApiResponse>;
+  /** Hands the request to its realm; the answer (or the failure) goes to `sink`, once. */
+  dispatch(req: ApiRequest, sink: AnswerSink): void;
   /** The client went away: a parked long-poll for this request is released, a register drops its queue. */
   cancel(requestId: string, subdomain: string): void;
   close(): Promise<void>;

@@ -8,7 +8,7 @@ import nodePath from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from './metrics.js';
-import type { ApiRequest, ApiResponse, Router } from './contract.js';
+import type { AnswerSink, ApiRequest, ApiResponse, Router } from './contract.js';
 import { subdomainFromHost } from './urls.js';
 import { ApiError } from '../model/errors.js';
 import { errorResponse, internalErrorResponse, successBody } from './envelope.js';
@@ -223,7 +223,7 @@ interface ExchangeFacts {
  * long-poll, for up to a heartbeat) is this one object, with methods, rather than a dozen
  * closures over one large context: it survives young collections, and each copies it.
  */
-class Exchange implements Pending {
+class Exchange implements Pending, AnswerSink {
   aborted = false;
   readonly head: boolean;
   onAbortedWrite?: () => void;
@@ -300,13 +300,11 @@ class Exchange implements Pending {
    */
   dispatch(apiReq: ApiRequest, cleanup?: () => Promise<void>): void {
     this.cleanup = cleanup;
-    this.o.router.dispatch(apiReq).then(
-      (r) => this.answered(r),
-      (err: unknown) => this.failed(err),
-    );
+    this.o.router.dispatch(apiReq, this);
   }
 
-  private answered(r: ApiResponse): void {
+  /** The router's answer (AnswerSink). */
+  answered(r: ApiResponse): void {
     this.settle(() => {
       this.userId = r.userId;
       if (r.route) this.routeLabel = r.route;
@@ -314,7 +312,8 @@ class Exchange implements Pending {
     });
   }
 
-  private failed(err: unknown): void {
+  /** The router failed (AnswerSink). */
+  failed(err: unknown): void {
     this.settle(() => {
       const known = apiErrorForFailure(err);
       if (!known) this.o.log.error({ err, reqId: this.facts.id }, 'dispatch failed');

@@ -9,7 +9,7 @@ import { ClusterRouter } from '../../cluster/frontRouter.js';
 import type { MembershipView, MemberInfo } from '../../cluster/membership.js';
 import { FramedSocket } from '../../cluster/transport/framedSocket.js';
 import type { FrontFrame } from '../../cluster/transport/frames.js';
-import type { ApiRequest } from '../../src/http/contract.js';
+import type { ApiRequest, ApiResponse } from '../../src/http/contract.js';
 import { log } from '../../src/log.js';
 
 let server: net.Server | null = null;
@@ -68,6 +68,10 @@ const request = (method: string, path: string, params: Record<string, string> = 
   authorization: 'Basic eDp5',
 });
 
+/** The router's answer to a request, as a promise. */
+const dispatched = (r: ClusterRouter, req: ApiRequest): Promise<ApiResponse> =>
+  new Promise((resolve, reject) => r.dispatch(req, { answered: resolve, failed: reject }));
+
 describe('the front router', () => {
   it('answers a send while the worker has stopped reading the connection its long-polls took', async () => {
     const { member, seen } = await worker();
@@ -76,16 +80,16 @@ describe('the front router', () => {
       { frontId: 'front-test', MAX_IN_FLIGHT: 64, REROUTE_BUDGET_MS: 1000, REQUEST_TIMEOUT_MS: 3000, QUEUE_SHARDS: 1, heartbeatSeconds: 45 },
       log,
     );
-    const poll = router.dispatch(request('GET', '/events', { queue_id: 'q1', last_event_id: '-1' }));
+    const poll = dispatched(router, request('GET', '/events', { queue_id: 'q1', last_event_id: '-1' }));
     await expect.poll(() => seen.length).toBe(1);
 
     const started = Date.now();
-    const sent = await router.dispatch(request('POST', '/messages', { type: 'channel', to: 'general', topic: 't', content: 'hi' }));
+    const sent = await dispatched(router, request('POST', '/messages', { type: 'channel', to: 'general', topic: 't', content: 'hi' }));
     expect(sent.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(2000);
     // A second poll takes the polls' connection, where it waits; other requests still pass.
-    const poll2 = router.dispatch(request('GET', '/events', { queue_id: 'q2', last_event_id: '-1' }));
-    expect((await router.dispatch(request('GET', '/users/me'))).status).toBe(200);
+    const poll2 = dispatched(router, request('GET', '/events', { queue_id: 'q2', last_event_id: '-1' }));
+    expect((await dispatched(router, request('GET', '/users/me'))).status).toBe(200);
 
     expect(seen.map((s) => s.path)).toEqual(['/events', '/messages', '/users/me']);
     expect(seen[1]!.conn).not.toBe(seen[0]!.conn);
@@ -94,5 +98,40 @@ describe('the front router', () => {
     await router.close();
     router = null;
     await Promise.all([poll, poll2]);
+  });
+
+  it('answers 503 for a worker it cannot reach, within its budget, once, and keeps nothing of the request', async () => {
+    // A port nothing listens on: the first attempt fails on connecting, the next ones at once
+    // (the connection backs off), each outcome coming before the call is even returned.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const member: MemberInfo = { id: 'w1', host: '127.0.0.1', port, pid: 1, hostname: 'test', startedAt: new Date().toISOString() };
+    router = new ClusterRouter(
+      view(member),
+      { frontId: 'front-test', MAX_IN_FLIGHT: 64, REROUTE_BUDGET_MS: 400, REQUEST_TIMEOUT_MS: 3000, QUEUE_SHARDS: 1, heartbeatSeconds: 45 },
+      log,
+    );
+    const answers: ApiResponse[] = [];
+    const done = new Promise<void>((resolve, reject) =>
+      router!.dispatch(request('POST', '/messages', { type: 'channel', to: 'general', topic: 't', content: 'hi' }), {
+        answered: (res) => {
+          answers.push(res);
+          resolve();
+        },
+        failed: reject,
+      }),
+    );
+    const started = Date.now();
+    await done;
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.status).toBe(503);
+    expect((answers[0]!.body as { code?: string }).code).toBe('SERVER_NOT_READY');
+    expect(Date.now() - started).toBeLessThan(3000);
+    // Nothing is left to cancel: a call recorded after its outcome came would stay for good.
+    expect((router as unknown as { calls: Map<string, unknown> }).calls.size).toBe(0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answers).toHaveLength(1);
   });
 });
