@@ -62,17 +62,17 @@ export class ClusterRouter implements Router {
    */
   dispatch(req: ApiRequest, sink: AnswerSink): void {
     const deadline = Date.now() + this.o.REROUTE_BUDGET_MS;
-    let member: MemberInfo | null;
-    try {
-      member = this.cancelled.has(req.id) || this.closed ? null : this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
-    } catch (err) {
-      return sink.failed(err);
-    }
-    if (!member) return this.reroute(req, deadline, null, sink);
     const attempt = new FirstAttempt(this, req, deadline, sink);
-    const call = this.send(member, req, attempt);
-    // An outcome that came before send returned (a worker that left) was already passed on.
-    if (!attempt.done) this.calls.set(req.id, call);
+    try {
+      const member = this.cancelled.has(req.id) || this.closed ? null : this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
+      if (!member) return this.reroute(req, deadline, null, sink);
+      const call = this.send(member, req, attempt);
+      // An outcome that came before send returned (a connection backing off) was passed on.
+      if (!attempt.done) this.calls.set(req.id, call);
+    } catch (err) {
+      if (!attempt.done) sink.failed(err);
+      else this.log.error({ err, reqId: req.id }, 'passing an answer on failed');
+    }
   }
 
   /** The first attempt's outcome: the answer, or the attempts after it. */
