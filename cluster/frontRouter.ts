@@ -67,7 +67,8 @@ export class ClusterRouter implements Router {
       const member = this.cancelled.has(req.id) || this.closed ? null : this.view.owner(routeKey(req, this.o.QUEUE_SHARDS));
       if (!member) return this.reroute(req, deadline, null, sink);
       const call = this.send(member, req, attempt);
-      // An outcome that came before send returned (a connection backing off) was passed on.
+      // An outcome that came before send returned (a connection backing off) was passed on,
+      // and its reroute under way must see a cancel: no call is recorded for it.
       if (!attempt.done) this.calls.set(req.id, call);
     } catch (err) {
       if (!attempt.done) sink.failed(err);
@@ -97,18 +98,13 @@ export class ClusterRouter implements Router {
     return (longPoll ? pair.polls : pair.requests).send(req, timeout, sink);
   }
 
-  /** One attempt after the first, as a promise of its outcome. */
+  /**
+   * One attempt after the first, as a promise of its outcome. The call is recorded for
+   * cancel even when its outcome already came: route takes it out as soon as it resumes,
+   * before anything else can run.
+   */
   private attempt(member: MemberInfo, req: ApiRequest): Promise<Outcome> {
-    return new Promise((resolve) => {
-      let settled = false;
-      const call = this.send(member, req, {
-        outcome: (o) => {
-          settled = true;
-          resolve(o);
-        },
-      });
-      if (!settled) this.calls.set(req.id, call);
-    });
+    return new Promise((resolve) => this.calls.set(req.id, this.send(member, req, { outcome: resolve })));
   }
 
   /** Attempts until one answers or the budget is spent, starting with `first`'s outcome if given. */
