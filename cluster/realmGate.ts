@@ -118,7 +118,9 @@ export class RealmGate {
       this.drop(slot, 'lease no longer trusted');
       return bounce('realm lease lapsed');
     }
-    if (slot.realmId === null || !this.d.registry.activeById(slot.realmId)) {
+    // While an activation runs, the actor is in the registry before its queues are restored:
+    // a request let through then would publish events to queues not there yet (lost to them).
+    if (slot.activating || slot.realmId === null || !this.d.registry.activeById(slot.realmId)) {
       let state: 'active' | 'missing' | 'refused';
       try {
         state = await this.activate(slot);
@@ -149,7 +151,9 @@ export class RealmGate {
    */
   async activateForJob(realmId: number): Promise<RealmActor | null> {
     const active = this.d.registry.activeById(realmId);
-    if (active) return this.d.leases.valid(realmId) && !this.byId.get(realmId)?.leaving ? active : null;
+    const held = this.byId.get(realmId);
+    // An activation under way is joined below: its actor's queues may not be restored yet.
+    if (active && !held?.activating) return this.d.leases.valid(realmId) && !held?.leaving ? active : null;
     const realm = await findRealmById(this.d.sql, realmId);
     if (!realm || !this.placedHere(realm.stringId)) return null;
     let slot = this.slots.get(realm.stringId);

@@ -78,14 +78,16 @@ export class RealmRegistry {
   }
 
   /**
-   * The actor a job works in: the active one, else the realm activated for the job where this
-   * process may hold it (on demand: always; managed: as the job activation decides). Null when
-   * the realm does not exist or is not this process's to hold.
+   * The actor a job works in. On demand: the active one, else the realm loaded. Managed: as
+   * the job activation decides (without one, the active one only). Null when the realm does
+   * not exist or is not this process's to hold.
    */
   async holdForJob(realmId: number): Promise<RealmActor | null> {
     const active = this.byId.get(realmId);
+    // Managed: the activation decides even for an active realm (it may be still restoring its
+    // queues, or leaving).
+    if (this.options.activation === 'managed') return this.jobActivation ? this.jobActivation(realmId) : (active ?? null);
     if (active) return active;
-    if (this.options.activation === 'managed') return this.jobActivation ? this.jobActivation(realmId) : null;
     const subdomain = await this.subdomainOf(realmId);
     return subdomain === null ? null : this.get(subdomain);
   }
