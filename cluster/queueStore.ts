@@ -260,12 +260,13 @@ export class QueueStore {
    * Planned hand-off: every queue, written in full with the hand-off flag. Retries briefly
    * while Redis is unreachable; returns false if the queues could not be written.
    */
-  async handOver(actor: RealmActor, epoch: number, deadlineMs = 3000): Promise<boolean> {
+  async handOver(actor: RealmActor, epoch: number, stale = false, deadlineMs = 3000): Promise<boolean> {
     const realmId = actor.realm.id;
     this.forget(realmId);
     const { queues, skipped } = actor.events.exportQueues();
     const pairs: string[] = [];
-    for (const snap of queues) pairs.push(FIELD + snap.id, JSON.stringify(snap));
+    const why = 'writes were under way when the realm was handed over';
+    for (const snap of queues) pairs.push(FIELD + snap.id, JSON.stringify(stale ? { unmovable: why } : snap));
     for (const s of skipped) pairs.push(FIELD + s.id, JSON.stringify({ unmovable: s.reason }));
     const deadline = Date.now() + deadlineMs;
     for (;;) {
@@ -282,11 +283,25 @@ export class QueueStore {
     }
   }
 
-  /** Stops copying a realm (handed over, or its lease was lost to another worker). */
-  forget(realmId: number): void {
+  /**
+   * Stops copying a realm (handed over, or its lease was lost to another worker). `stale`:
+   * events may have missed the copies (a write still under way when the lease was lost): every
+   * queue is marked dirty, so the next owner does not restore it.
+   */
+  forget(realmId: number, stale = false): void {
     const t = this.tracked.get(realmId);
     if (!t) return;
     if (t.actor.events.onQueueChange) t.actor.events.onQueueChange = null;
     this.tracked.delete(realmId);
+    if (!stale) return;
+    const ids = [...t.actor.events.allQueues()].map((q) => q.id);
+    if (!ids.length) return;
+    const key = this.keys.dirtyQueues(realmId);
+    this.redis
+      .pipeline()
+      .sadd(key, ...ids)
+      .pexpire(key, this.ttlMs)
+      .exec()
+      .catch((err: unknown) => this.log.warn({ realmId, err: (err as Error).message }, 'marking event queues stale failed'));
   }
 }

@@ -192,16 +192,12 @@ export class RealmGate {
       await this.d.leases.release(realm.id);
       return 'refused';
     }
-    const actor = await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id));
-    try {
+    // The actor is found in the registry only once its queues are restored.
+    await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id), async (actor) => {
       const shards = this.d.queueShards;
       if (shards?.owns(actor)) await shards.restore(actor);
       else await this.d.queues.restore(actor, lease.epoch);
-    } catch (err) {
-      this.d.registry.remove(realm.id);
-      actor.close();
-      throw err;
-    }
+    });
     this.moves.activated++;
     return 'active';
   }
@@ -280,9 +276,14 @@ export class RealmGate {
     if (slot.realmId === null) return;
     if (this.byId.get(slot.realmId) === slot) this.byId.delete(slot.realmId);
     for (const call of slot.calls) if (call.movable) call.settle(bounce('realm lost'));
-    this.d.queues.forget(slot.realmId);
+    const actor = this.d.registry.remove(slot.realmId);
+    actor?.retire();
+    // A write under way may still commit (its transaction began under the lease) and would
+    // publish to queues gone from here: their copies are marked stale, so that their clients
+    // register again rather than miss its events.
+    this.d.queues.forget(slot.realmId, actor?.writing === true);
     this.d.leases.forget(slot.realmId);
-    this.d.registry.remove(slot.realmId)?.close();
+    actor?.close();
   }
 
   /** Hands off every held realm that placement now puts elsewhere. */
@@ -318,13 +319,20 @@ export class RealmGate {
     slot.leaving = true;
     // Parked and in-progress long-polls go to the new owner, which will have their queues.
     for (const call of slot.calls) if (call.movable) call.settle(bounce('realm is moving to another worker'));
+    // Requests, jobs and sends under way finish here (sends commit and publish) before the
+    // queues are written for the next owner.
     const deadline = started + this.d.timing.DRAIN_MS;
-    while (Date.now() < deadline && ([...slot.calls].some((c) => !c.movable) || actor.mailboxDepth > 0)) {
+    while (Date.now() < deadline && ([...slot.calls].some((c) => !c.movable) || actor.writing)) {
       await new Promise((r) => setTimeout(r, 5));
     }
+    actor.retire();
     this.d.registry.remove(realmId);
+    // Still writing after DRAIN_MS: what it publishes would miss the queues written now, so
+    // they go over as not movable (their clients register again with the next owner).
+    const stale = actor.writing;
+    if (stale) this.d.log.warn({ realm: slot.subdomain }, 'writes still under way at hand-off; its event queues are not moved');
     const shards = this.d.queueShards;
-    const handedOver = shards?.owns(actor) ? await shards.handOver(actor) : await this.d.queues.handOver(actor, lease.epoch);
+    const handedOver = shards?.owns(actor) ? await shards.handOver(actor) : await this.d.queues.handOver(actor, lease.epoch, stale);
     actor.close();
     try {
       await this.d.leases.release(realmId);

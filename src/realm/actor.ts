@@ -2,7 +2,6 @@
 // time through the mailbox (`exclusive`); reads are served straight from memory. What the
 // actor derives and keeps between requests (the send queue, caches) are its fields, so they
 // go away with it when the realm is passivated or moves to another process.
-import type { Services } from './services.js';
 import type { Sql } from '../db/connect.js';
 import type { RealmState } from '../model/realmState.js';
 import type { RealmRecord, User } from '../model/types.js';
@@ -10,6 +9,7 @@ import { EventHub } from '../events/hub.js';
 import { SendQueue } from './sendQueue.js';
 import { storedMessageIds } from '../db/messages.js';
 import { RealmCaches } from './caches.js';
+import { RealmNotHereError, type Services } from './services.js';
 
 export class RealmActor {
   readonly events: EventHub;
@@ -18,6 +18,7 @@ export class RealmActor {
   readonly caches = new RealmCaches();
   private tail: Promise<unknown> = Promise.resolve();
   private busy = 0;
+  private retired = false;
   /** When a request last reached this realm; the registry passivates realms idle for long. */
   lastUsed = Date.now();
 
@@ -40,6 +41,7 @@ export class RealmActor {
 
   /** Runs a state change after every earlier one has finished; no interleaving across awaits. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.retired) return Promise.reject(new RealmNotHereError(`realm ${this.realm.stringId} has left this process`));
     this.busy++;
     const run = this.tail.then(fn);
     this.tail = run.then(
@@ -51,6 +53,20 @@ export class RealmActor {
 
   get mailboxDepth() {
     return this.busy;
+  }
+
+  /**
+   * The realm is leaving this process (handed over, or its lease lost): no state change starts
+   * any more (each is refused as not here, so its caller takes it to the realm's new owner).
+   * Those under way finish.
+   */
+  retire(): void {
+    this.retired = true;
+  }
+
+  /** State changes under way: in the mailbox, or sends checked and not yet committed. */
+  get writing(): boolean {
+    return this.busy > 0 || !this.sendQueue.idle;
   }
 
   /** Nothing in flight and no client connected: the realm can be put away without losing anything. */

@@ -63,9 +63,21 @@ export class RealmRegistry {
     return this.activate(realm);
   }
 
-  /** Loads a realm and makes it active; `writeSql` is where its actor writes. */
-  async activate(realm: RealmRecord, writeSql?: Sql): Promise<RealmActor> {
+  /**
+   * Loads a realm and makes it active; `writeSql` is where its actor writes. `prepare` runs
+   * before the actor can be found here (a cluster restores its event queues then): nothing
+   * reaches an actor whose queues are not there yet. If it fails, the actor is closed.
+   */
+  async activate(realm: RealmRecord, writeSql?: Sql, prepare?: (actor: RealmActor) => Promise<void>): Promise<RealmActor> {
     const actor = await activateRealm(this.services, realm, writeSql);
+    if (prepare) {
+      try {
+        await prepare(actor);
+      } catch (err) {
+        actor.close();
+        throw err;
+      }
+    }
     this.byId.set(realm.id, actor);
     this.bySubdomain.set(realm.stringId, actor);
     this.services.log.debug({ realm: realm.stringId }, 'realm actor activated');

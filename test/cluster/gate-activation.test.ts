@@ -1,9 +1,16 @@
-// A realm taken up by a worker (first request, or its new owner after a move) serves nothing
-// until its event queues are restored: the actor is in the registry a moment before that, and
-// a send let through then would publish its events to queues that are not there yet (the
-// client would miss that message without any gap in its event ids). The gate is driven here
-// with its collaborators reduced to what the activation touches; the realm row is real.
+// The realm gate's moves, where an event could be lost without a trace:
+// - a realm taken up by a worker (first request, or its new owner after a move) serves nothing
+//   until its event queues are restored: an actor reached before that would publish a send's
+//   events to queues not there yet (the client would miss the message with no gap in its
+//   event ids);
+// - a realm handed over writes its queues for the next owner only once the writes under way
+//   (sends committing, jobs) are done, and takes no new ones; writes still under way when it
+//   must go, or when its lease is lost, make the queue copies stale (their clients register
+//   again instead of missing events).
+// The gate is driven with its collaborators reduced to what these moves touch; the realm row
+// is real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { RealmGate, type GateDeps } from '../../cluster/realmGate.js';
 import { Placement } from '../../cluster/placement.js';
 import type { ApiRequest, HandlerOutcome } from '../../src/http/contract.js';
@@ -11,7 +18,6 @@ import type { RealmActor } from '../../src/realm/actor.js';
 import type { RealmRecord } from '../../src/model/types.js';
 import { closeTestDb, testDb } from '../helpers/db.js';
 import { newRealm } from '../helpers/client.js';
-import { pino } from 'pino';
 
 let subdomain: string;
 
@@ -29,17 +35,39 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-/** A gate whose queue restore waits until the test lets it finish. */
-function gateWithSlowRestore() {
+interface FakeActor {
+  realm: RealmRecord;
+  writing: boolean;
+  retired: boolean;
+  closed: boolean;
+}
+
+/** A gate on worker w1; `restoring` holds the queue restore until the test lets it finish. */
+function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number } = {}) {
   const restoring = deferred();
   const restoreCalled = deferred();
+  if (!opts.slowRestore) restoring.resolve();
   const handled: string[] = [];
+  const actors: FakeActor[] = [];
   const active = new Map<number, RealmActor>();
+  const log: string[] = [];
   const registry = {
     onPassivated: () => undefined,
     activeById: (id: number) => active.get(id),
-    async activate(realm: RealmRecord) {
-      const actor = { realm, mailboxDepth: 0, events: {}, close: () => undefined } as unknown as RealmActor;
+    // As the real registry: the actor is found only once `prepare` is done.
+    async activate(realm: RealmRecord, _sql: unknown, prepare?: (a: RealmActor) => Promise<void>) {
+      const fake: FakeActor = { realm, writing: false, retired: false, closed: false };
+      const actor = Object.assign(fake, {
+        mailboxDepth: 0,
+        events: {},
+        retire: () => {
+          fake.retired = true;
+          log.push('retire');
+        },
+        close: () => (fake.closed = true),
+      }) as unknown as RealmActor;
+      await prepare?.(actor);
+      actors.push(fake);
       active.set(realm.id, actor);
       return actor;
     },
@@ -49,6 +77,7 @@ function gateWithSlowRestore() {
       return a;
     },
   };
+  const view = { placement: new Placement(['w1']), refreshSoon: async () => undefined };
   const lease = { epoch: 1 };
   const deps = {
     selfId: 'w1',
@@ -64,11 +93,11 @@ function gateWithSlowRestore() {
     leases: {
       acquire: async () => lease,
       valid: () => lease,
-      release: async () => undefined,
+      release: async () => void log.push('release'),
       forget: () => undefined,
       sqlFor: () => testDb(),
     },
-    view: { placement: new Placement(['w1']), refreshSoon: async () => undefined },
+    view,
     queues: {
       async restore() {
         restoreCalled.resolve();
@@ -76,25 +105,30 @@ function gateWithSlowRestore() {
         return { restored: 0, dropped: 0 };
       },
       staleAfterCrash: () => false,
-      forget: () => undefined,
+      forget: (_id: number, stale = false) => void log.push(`forget stale=${stale}`),
+      handOver: async (_a: RealmActor, _epoch: number, stale = false) => {
+        log.push(`handOver stale=${stale}`);
+        return true;
+      },
     },
-    timing: { LEASE_TTL_MS: 1000, DRAIN_MS: 1000, MEMBERSHIP_CHECK_MS: 60_000 },
+    timing: { LEASE_TTL_MS: 1000, DRAIN_MS: opts.drainMs ?? 5000, MEMBERSHIP_CHECK_MS: 60_000 },
     log: pino({ level: 'silent' }),
   } as unknown as GateDeps;
-  return { gate: new RealmGate(deps), handled, restoring, restoreCalled, active };
+  return { gate: new RealmGate(deps), handled, restoring, restoreCalled, active, actors, view, log };
 }
 
 const request = (id: string, path = '/messages', method = 'POST'): ApiRequest => ({ id, method, path, params: {}, subdomain });
 const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('taking up a realm', () => {
   it('holds requests that arrive while the queues are being restored until they are', async () => {
-    const { gate, handled, restoring, restoreCalled, active } = gateWithSlowRestore();
+    const { gate, handled, restoring, restoreCalled, active } = gateOnW1({ slowRestore: true });
     const first = gate.handle(request('first', '/users/me', 'GET'));
     await restoreCalled.promise;
-    expect(active.size).toBe(1); // the actor is registered, its queues not restored yet
+    expect(active.size).toBe(0); // loaded, not found before its queues are there
     const send = gate.handle(request('send'));
     await ticks(20);
     expect(handled).toEqual([]);
@@ -105,10 +139,10 @@ describe('taking up a realm', () => {
   });
 
   it('gives a job the realm only once its queues are restored', async () => {
-    const { gate, restoring, restoreCalled, active } = gateWithSlowRestore();
+    const { gate, restoring, restoreCalled, active } = gateOnW1({ slowRestore: true });
     const first = gate.handle(request('first', '/users/me', 'GET'));
     await restoreCalled.promise;
-    const realmId = [...active.keys()][0]!;
+    const realmId = (await testDb()`SELECT id FROM realms WHERE string_id = ${subdomain}`)[0]!.id as number;
     let jobActor: RealmActor | null | undefined;
     const job = gate.activateForJob(realmId).then((a) => (jobActor = a));
     await ticks(20);
@@ -116,5 +150,43 @@ describe('taking up a realm', () => {
     restoring.resolve();
     await Promise.all([first, job]);
     expect(jobActor).toBe(active.get(realmId));
+  });
+});
+
+describe('handing a realm over', () => {
+  it('writes its queues for the next owner once the writes under way are done, taking no new ones', async () => {
+    const { gate, actors, view, log } = gateOnW1();
+    await gate.handle(request('first', '/users/me', 'GET'));
+    const actor = actors[0]!;
+    actor.writing = true; // a send committing, say a job's
+    view.placement = new Placement(['w2']);
+    const moving = gate.rebalance();
+    await sleep(100);
+    expect(log).toEqual([]);
+    actor.writing = false;
+    await moving;
+    expect(log).toEqual(['retire', 'handOver stale=false', 'release']);
+    expect(actor.closed).toBe(true);
+  });
+
+  it('sends the queues over as not movable when writes are still under way after DRAIN_MS', async () => {
+    const { gate, actors, view, log } = gateOnW1({ drainMs: 150 });
+    await gate.handle(request('first', '/users/me', 'GET'));
+    actors[0]!.writing = true;
+    view.placement = new Placement(['w2']);
+    await gate.rebalance();
+    expect(log).toEqual(['retire', 'handOver stale=true', 'release']);
+  });
+
+  it('marks the queue copies stale when the lease is lost with a write under way, not otherwise', async () => {
+    for (const writing of [true, false]) {
+      const { gate, actors, log, active } = gateOnW1();
+      await gate.handle(request('first', '/users/me', 'GET'));
+      actors[0]!.writing = writing;
+      gate.lost(actors[0]!.realm.id);
+      expect(log).toEqual(['retire', `forget stale=${writing}`]);
+      expect(actors[0]!.closed).toBe(true);
+      expect(active.size).toBe(0);
+    }
   });
 });
