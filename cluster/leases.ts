@@ -18,6 +18,8 @@ export interface Lease {
   validUntil: number;
   /** The keeper's number for it (see Keeper.renewedUntil). */
   seq: number;
+  /** The previous holder said its event queue copies may lack events (see markQueuesStale). */
+  queuesStale: boolean;
 }
 
 export interface LeaseTiming {
@@ -83,19 +85,20 @@ export class LeaseManager {
   /** One attempt: the epoch when the realm is now ours, null when another worker holds it. */
   async tryAcquire(realmId: number): Promise<Lease | null> {
     const started = performance.now();
-    let rows: { epoch: string }[];
+    let rows: { epoch: string; queues_stale: boolean | null }[];
     try {
       rows = await this.sql.begin(async (tx) => {
         // The previous holder's write in flight holds the row (FOR KEY SHARE): wait for it a
         // little, then try again later, rather than queue behind a paused process.
         await tx`SELECT set_config('lock_timeout', ${String(ACQUIRE_LOCK_TIMEOUT_MS)}, true)`;
-        return tx<{ epoch: string }[]>`
+        // The subquery in RETURNING reads the row as it was before this statement.
+        return tx<{ epoch: string; queues_stale: boolean | null }[]>`
           INSERT INTO realm_leases (realm_id, owner, epoch, expires_at)
           VALUES (${realmId}, ${this.owner}, 1, now() + ${this.timing.LEASE_TTL_MS} * interval '1 millisecond')
           ON CONFLICT (realm_id) DO UPDATE
-            SET epoch = realm_leases.epoch + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+            SET epoch = realm_leases.epoch + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at, queues_stale = false
             WHERE realm_leases.expires_at < now() OR realm_leases.owner = EXCLUDED.owner
-          RETURNING epoch`;
+          RETURNING epoch, (SELECT queues_stale FROM realm_leases WHERE realm_id = ${realmId}) AS queues_stale`;
       });
     } catch (err) {
       if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
@@ -105,7 +108,10 @@ export class LeaseManager {
     const epoch = Number(rows[0].epoch);
     const previous = this.held.get(realmId);
     if (previous) this.keeper?.dropLease(realmId, previous.seq);
-    const lease = { realmId, epoch, validUntil: started + this.timing.LEASE_TTL_MS - this.margin, seq: this.keeper?.keepLease(realmId, epoch) ?? 0 };
+    const lease = {
+      realmId, epoch, validUntil: started + this.timing.LEASE_TTL_MS - this.margin, seq: this.keeper?.keepLease(realmId, epoch) ?? 0,
+      queuesStale: rows[0].queues_stale === true,
+    };
     this.held.set(realmId, lease);
     return lease;
   }
@@ -131,6 +137,20 @@ export class LeaseManager {
     await this.sql`
       UPDATE realm_leases SET expires_at = now() - interval '1 millisecond'
       WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${lease.epoch}`;
+  }
+
+  /**
+   * Tells the realm's next holder not to restore this holder's event queue copies: they may
+   * lack events. Written only while the lease is still this worker's; false when it was not.
+   */
+  async markQueuesStale(realmId: number): Promise<boolean> {
+    const lease = this.held.get(realmId);
+    if (!lease) return false;
+    const rows = await this.sql`
+      UPDATE realm_leases SET queues_stale = true
+      WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${lease.epoch}
+      RETURNING realm_id`;
+    return rows.length === 1;
   }
 
   /** Forgets a lease without touching the database (it was lost anyway). */

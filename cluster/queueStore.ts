@@ -7,6 +7,10 @@
 //   queue per copy interval, sent before the event can reach a client), and a restore leaves
 //   dirty queues out: their clients get BAD_EVENT_QUEUE_ID and register again, instead of
 //   silently missing events. Queues over QUEUE_SNAPSHOT_MAX_EVENTS are not copied either.
+//   When marks cannot be written, the lease row says the copies are stale (onMarksLost), and
+//   the next owner restores none of them.
+// - writes still under way when a realm leaves (hand-off past DRAIN_MS, lease lost) could
+//   publish events the copies miss: those copies are marked stale or not movable.
 // Writes carry the lease epoch; Redis refuses copies from an older epoch (a worker that lost
 // its realm cannot overwrite the new owner's copy).
 import type { Redis } from 'ioredis';
@@ -63,6 +67,8 @@ interface Tracked {
   lastWrite: number;
   /** Queues restored from a crash copy whose first poll has not been checked yet. */
   restoredAfterCrash: Map<string, EventQueue>;
+  /** Dirty marks failed to reach Redis (reported through onMarksLost). */
+  marksLost: boolean;
 }
 
 export interface QueueStoreOptions {
@@ -98,11 +104,21 @@ export class QueueStore {
   }
 
   /** Before a newly activated realm serves: import the queues left by its previous owner. */
-  async restore(actor: RealmActor, epoch: number): Promise<{ restored: number; dropped: number }> {
+  /**
+   * A realm's dirty marks did not reach Redis: its copies may lack events from now on until
+   * the next complete copy; the worker tells the realm's next holder (see leases.ts).
+   */
+  onMarksLost: ((realmId: number) => void) | null = null;
+
+  /**
+   * `copiesStale`: the previous holder said its copies may lack events; unless it handed them
+   * over complete, none is restored.
+   */
+  async restore(actor: RealmActor, epoch: number, copiesStale = false): Promise<{ restored: number; dropped: number }> {
     const realmId = actor.realm.id;
     const t: Tracked = {
       actor, epoch, changed: new Map(), marked: new Set(), toMark: [], needsFull: false,
-      lastWrite: Date.now(), restoredAfterCrash: new Map(),
+      lastWrite: Date.now(), restoredAfterCrash: new Map(), marksLost: false,
     };
     let restored = 0;
     const dropped: string[] = [];
@@ -120,7 +136,7 @@ export class QueueStore {
         if (!field.startsWith(FIELD)) continue;
         const id = field.slice(FIELD.length);
         const snap = JSON.parse(value) as QueueSnapshot | { unmovable: string };
-        if (dirtySet.has(id) || 'unmovable' in snap) {
+        if (dirtySet.has(id) || 'unmovable' in snap || (copiesStale && !handoff)) {
           dropped.push(id);
           continue;
         }
@@ -178,12 +194,29 @@ export class QueueStore {
   private sendMarks(): void {
     this.markScheduled = false;
     const pipe = this.redis.pipeline();
+    const marked: Tracked[] = [];
     for (const [realmId, t] of this.tracked) {
       if (!t.toMark.length) continue;
       pipe.sadd(this.keys.dirtyQueues(realmId), ...t.toMark).pexpire(this.keys.dirtyQueues(realmId), this.ttlMs);
       t.toMark = [];
+      marked.push(t);
     }
-    pipe.exec().catch((err: unknown) => this.log.warn({ err: (err as Error).message }, 'marking event queues failed'));
+    pipe
+      .exec()
+      .then((results) => {
+        if (results?.some(([err]) => err)) throw results.find(([err]) => err)![0]!;
+      })
+      .catch((err: unknown) => {
+        this.log.warn({ err: (err as Error).message }, 'marking event queues failed; their copies are stale');
+        for (const t of marked) {
+          // The next copy is complete again; until then a crash copy may lack events. The
+          // next holder learns of it once (the lease row keeps it until then).
+          t.needsFull = true;
+          if (t.marksLost) continue;
+          t.marksLost = true;
+          this.onMarksLost?.(t.actor.realm.id);
+        }
+      });
   }
 
   /** Copies every realm's changed queues; runs on a timer. */

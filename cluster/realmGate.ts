@@ -27,7 +27,8 @@ import type { QueueStore } from './queueStore.js';
 export interface ShardedRealms {
   owns(actor: RealmActor): boolean;
   restore(actor: RealmActor): Promise<void>;
-  handOver(actor: RealmActor): Promise<number>;
+  /** `stale`: writes were still under way, so the next actor resets the shards' queues. */
+  handOver(actor: RealmActor, stale: boolean): Promise<number>;
 }
 
 export type GateOutcome = { kind: 'response'; res: ApiResponse } | { kind: 'bounce'; reason: string };
@@ -196,7 +197,7 @@ export class RealmGate {
     await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id), async (actor) => {
       const shards = this.d.queueShards;
       if (shards?.owns(actor)) await shards.restore(actor);
-      else await this.d.queues.restore(actor, lease.epoch);
+      else await this.d.queues.restore(actor, lease.epoch, lease.queuesStale);
     });
     this.moves.activated++;
     return 'active';
@@ -332,8 +333,12 @@ export class RealmGate {
     const stale = actor.writing;
     if (stale) this.d.log.warn({ realm: slot.subdomain }, 'writes still under way at hand-off; its event queues are not moved');
     const shards = this.d.queueShards;
-    const handedOver = shards?.owns(actor) ? await shards.handOver(actor) : await this.d.queues.handOver(actor, lease.epoch, stale);
+    const handedOver = shards?.owns(actor) ? await shards.handOver(actor, stale) : await this.d.queues.handOver(actor, lease.epoch, stale);
     actor.close();
+    if (handedOver === false) {
+      // Redis did not take the queues: what it holds are older copies, which may lack events.
+      await this.d.leases.markQueuesStale(realmId).catch((err: unknown) => this.d.log.warn({ realmId, err: (err as Error).message }, 'could not mark the queue copies stale'));
+    }
     try {
       await this.d.leases.release(realmId);
     } catch (err) {

@@ -60,6 +60,9 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const leases = new LeaseManager(db.sql, id, cc, wlog);
   leases.useKeeper(keeper);
   const queues = new QueueStore(redis, keys, cc, wlog);
+  queues.onMarksLost = (realmId) => {
+    leases.markQueuesStale(realmId).catch((err: unknown) => wlog.warn({ realmId, err: (err as Error).message }, 'could not mark the queue copies stale'));
+  };
   const shardHost = sharded
     ? new ShardHost({
         selfId: id, redis, keys, view, timing: cc, keeper, uriScheme: config.EXTERNAL_URI_SCHEME, log: wlog,
@@ -75,10 +78,11 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
           const [[, marker]] = (await redis.multi().get(key).del(key).exec()) as [[Error | null, string | null]];
           await (actor.events as ShardedHub).attach(marker !== null);
         },
-        async handOver(actor) {
+        async handOver(actor, stale) {
           const hub = actor.events as ShardedHub;
-          // Every batch out first: the next actor finds the shards complete, or resets them.
-          if (await hub.flush(cc.DRAIN_MS)) await redis.set(keys.shardedRealmHandoff(actor.realm.id), '1', 'PX', 120_000);
+          // Every batch out first: the next actor finds the shards complete, or resets them
+          // (so it does when writes were still under way: their events would miss the shards).
+          if ((await hub.flush(cc.DRAIN_MS)) && !stale) await redis.set(keys.shardedRealmHandoff(actor.realm.id), '1', 'PX', 120_000);
           return hub.queueCount;
         },
       }

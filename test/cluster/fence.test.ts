@@ -292,4 +292,20 @@ describe('realm leases with a fencing epoch', () => {
       await (pool as unknown as { end: () => Promise<void> }).end();
     }
   });
+
+  it('passes word that the queue copies are stale to the next holder only, once', async () => {
+    const realm = await newRealm('fence-stale');
+    const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
+    const w2 = new LeaseManager(db.sql, 'worker-2', STEADY, quiet);
+    expect((await w1.tryAcquire(realm.id))?.queuesStale).toBe(false);
+    expect(await w2.markQueuesStale(realm.id)).toBe(false); // not its lease
+    expect(await w1.markQueuesStale(realm.id)).toBe(true);
+    await w1.release(realm.id);
+    expect(await w1.markQueuesStale(realm.id)).toBe(false); // given up
+    const taken = await w2.tryAcquire(realm.id);
+    expect(taken).toMatchObject({ epoch: 2, queuesStale: true });
+    await w2.release(realm.id);
+    expect(await w1.tryAcquire(realm.id)).toMatchObject({ epoch: 3, queuesStale: false });
+    await w1.release(realm.id);
+  });
 });

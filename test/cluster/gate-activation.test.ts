@@ -43,7 +43,7 @@ interface FakeActor {
 }
 
 /** A gate on worker w1; `restoring` holds the queue restore until the test lets it finish. */
-function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number } = {}) {
+function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails?: boolean; copiesStale?: boolean } = {}) {
   const restoring = deferred();
   const restoreCalled = deferred();
   if (!opts.slowRestore) restoring.resolve();
@@ -78,7 +78,7 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number } = {}) {
     },
   };
   const view = { placement: new Placement(['w1']), refreshSoon: async () => undefined };
-  const lease = { epoch: 1 };
+  const lease = { epoch: 1, queuesStale: opts.copiesStale ?? false };
   const deps = {
     selfId: 'w1',
     sql: testDb(),
@@ -94,12 +94,17 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number } = {}) {
       acquire: async () => lease,
       valid: () => lease,
       release: async () => void log.push('release'),
+      markQueuesStale: async () => {
+        log.push('markQueuesStale');
+        return true;
+      },
       forget: () => undefined,
       sqlFor: () => testDb(),
     },
     view,
     queues: {
-      async restore() {
+      async restore(_actor: RealmActor, _epoch: number, copiesStale = false) {
+        log.push(`restore stale=${copiesStale}`);
         restoreCalled.resolve();
         await restoring.promise;
         return { restored: 0, dropped: 0 };
@@ -108,7 +113,7 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number } = {}) {
       forget: (_id: number, stale = false) => void log.push(`forget stale=${stale}`),
       handOver: async (_a: RealmActor, _epoch: number, stale = false) => {
         log.push(`handOver stale=${stale}`);
-        return true;
+        return !opts.handOverFails;
       },
     },
     timing: { LEASE_TTL_MS: 1000, DRAIN_MS: opts.drainMs ?? 5000, MEMBERSHIP_CHECK_MS: 60_000 },
@@ -153,6 +158,14 @@ describe('taking up a realm', () => {
   });
 });
 
+describe('taking up a realm whose previous holder said its queue copies are stale', () => {
+  it('restores them knowing so', async () => {
+    const { gate, log } = gateOnW1({ copiesStale: true });
+    await gate.handle(request('first', '/users/me', 'GET'));
+    expect(log).toEqual(['restore stale=true']);
+  });
+});
+
 describe('handing a realm over', () => {
   it('writes its queues for the next owner once the writes under way are done, taking no new ones', async () => {
     const { gate, actors, view, log } = gateOnW1();
@@ -162,10 +175,10 @@ describe('handing a realm over', () => {
     view.placement = new Placement(['w2']);
     const moving = gate.rebalance();
     await sleep(100);
-    expect(log).toEqual([]);
+    expect(log).toEqual(['restore stale=false']);
     actor.writing = false;
     await moving;
-    expect(log).toEqual(['retire', 'handOver stale=false', 'release']);
+    expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=false', 'release']);
     expect(actor.closed).toBe(true);
   });
 
@@ -175,7 +188,15 @@ describe('handing a realm over', () => {
     actors[0]!.writing = true;
     view.placement = new Placement(['w2']);
     await gate.rebalance();
-    expect(log).toEqual(['retire', 'handOver stale=true', 'release']);
+    expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=true', 'release']);
+  });
+
+  it('tells the next holder its queue copies are stale when Redis did not take them', async () => {
+    const { gate, view, log } = gateOnW1({ handOverFails: true });
+    await gate.handle(request('first', '/users/me', 'GET'));
+    view.placement = new Placement(['w2']);
+    await gate.rebalance();
+    expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=false', 'markQueuesStale', 'release']);
   });
 
   it('marks the queue copies stale when the lease is lost with a write under way, not otherwise', async () => {
@@ -184,7 +205,7 @@ describe('handing a realm over', () => {
       await gate.handle(request('first', '/users/me', 'GET'));
       actors[0]!.writing = writing;
       gate.lost(actors[0]!.realm.id);
-      expect(log).toEqual(['retire', `forget stale=${writing}`]);
+      expect(log).toEqual(['restore stale=false', 'retire', `forget stale=${writing}`]);
       expect(actors[0]!.closed).toBe(true);
       expect(active.size).toBe(0);
     }

@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { QueueStore } from '../../cluster/queueStore.js';
 import { redisKeys } from '../../cluster/redis.js';
 import { EventHub } from '../../src/events/hub.js';
+import { realmUserAddEvent } from '../../src/events/catalog/index.js';
 import type { QueueOptions } from '../../src/events/queue.js';
 import type { RealmActor } from '../../src/realm/actor.js';
 import { REDIS_URL, removeRedisKeys } from '../helpers/ownServer.js';
@@ -45,9 +46,41 @@ async function heldWithCopies() {
   await store.restore(actor, 1);
   const queues = [actor.events.create(queueOptions(1)), actor.events.create(queueOptions(2))];
   await store.flushAll();
-  const next = () => new QueueStore(redis, keys, options, pino({ level: 'silent' })).restore(actorOf(id), 2);
+  const next = (stale = false) => new QueueStore(redis, keys, options, pino({ level: 'silent' })).restore(actorOf(id), 2, stale);
   return { id, store, actor, queues, next };
 }
+
+describe('queue copies the previous holder said are stale', () => {
+  it('are not restored from crash copies', async () => {
+    const { id, store, next } = await heldWithCopies();
+    store.forget(id);
+    expect(await next(true)).toEqual({ restored: 0, dropped: 2 });
+  });
+
+  it('are restored when they were handed over complete', async () => {
+    const { actor, store, next } = await heldWithCopies();
+    expect(await store.handOver(actor, 1)).toBe(true);
+    expect(await next(true)).toEqual({ restored: 2, dropped: 0 });
+  });
+
+  it('are reported when dirty marks cannot reach Redis, once per realm', async () => {
+    // Nothing listens on this port: every command fails at once.
+    const down = new Redis({ port: 1, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    down.on('error', () => undefined);
+    const store = new QueueStore(down, keys, options, pino({ level: 'silent' }));
+    const lost: number[] = [];
+    store.onMarksLost = (realmId) => lost.push(realmId);
+    const actor = actorOf(realmId++);
+    await store.restore(actor, 1); // fails: served without old queues
+    actor.events.create(queueOptions(1));
+    actor.events.publish(realmUserAddEvent({ user_id: 5 }), [1]);
+    for (let i = 0; i < 50 && !lost.length; i++) await new Promise((r) => setTimeout(r, 10));
+    actor.events.publish(realmUserAddEvent({ user_id: 6 }), [1]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lost).toEqual([actor.realm.id]);
+    down.disconnect();
+  });
+});
 
 describe('queue copies of a realm that leaves with writes under way', () => {
   it('are restored by the next owner after a crash copy when nothing was under way', async () => {
