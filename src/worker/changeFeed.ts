@@ -6,6 +6,7 @@ import { adoptExternalUser, announceUser } from '../actions/users/create.js';
 import { loadRealmUsers } from '../db/users.js';
 import type { RealmActor } from '../realm/actor.js';
 import type { RealmRegistry } from '../realm/registry.js';
+import { RealmNotHereError } from '../realm/services.js';
 
 /** Many users written at once (admin create-users): load and announce every one not held yet. */
 function adoptNewUsers(actor: RealmActor): Promise<void> {
@@ -57,11 +58,21 @@ export class ChangeFeed {
     for (const change of changes) {
       const id = BigInt(change.id);
       if (this.applied.has(id)) continue;
-      const actor = this.registry.activeById(change.realm_id);
-      if (actor && change.kind === 'user' && change.object_id !== null) await adoptExternalUser(actor, change.object_id);
-      if (actor && change.kind === 'users') await adoptNewUsers(actor);
-      this.applied.add(id);
       if (id > this.lastId) this.lastId = id;
+      const actor = this.registry.activeById(change.realm_id);
+      // A realm not active here is looked at again while the change is in the window: one
+      // being taken up (its actor loaded before the change was written, its queues not yet
+      // restored) learns of it once it serves. Adopting a user it has is harmless.
+      if (!actor) continue;
+      try {
+        if (change.kind === 'user' && change.object_id !== null) await adoptExternalUser(actor, change.object_id);
+        if (change.kind === 'users') await adoptNewUsers(actor);
+      } catch (err) {
+        // The realm is leaving this process: its next holder loads the change from the database.
+        if (err instanceof RealmNotHereError) continue;
+        throw err;
+      }
+      this.applied.add(id);
     }
     for (const id of this.applied) if (id <= floor) this.applied.delete(id);
   }
