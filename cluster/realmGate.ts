@@ -362,7 +362,9 @@ export class RealmGate {
     for (;;) {
       await this.rebalance();
       await Promise.all(this.handoffs.values());
-      const busy = [...this.slots.values()].some((s) => s.calls.size > 0 || (s.realmId !== null && this.d.registry.activeById(s.realmId)));
+      const busy = [...this.slots.values()].some(
+        (s) => s.calls.size > 0 || s.activating !== null || (s.realmId !== null && this.d.registry.activeById(s.realmId)),
+      );
       if (!busy || Date.now() > deadline) return;
       await new Promise((r) => setTimeout(r, 50));
     }

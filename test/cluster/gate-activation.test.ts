@@ -191,6 +191,19 @@ describe('handing a realm over', () => {
     expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=true', 'release']);
   });
 
+  it('leaves the cluster only after a realm being taken up meanwhile is handed over too', async () => {
+    const { gate, restoring, restoreCalled, log } = gateOnW1({ slowRestore: true });
+    const first = gate.handle(request('first', '/users/me', 'GET'));
+    await restoreCalled.promise;
+    let drained = false;
+    const draining = gate.drain().then(() => (drained = true));
+    await sleep(150);
+    expect(drained).toBe(false);
+    restoring.resolve();
+    await Promise.all([first, draining]);
+    expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=false', 'release']);
+  });
+
   it('tells the next holder its queue copies are stale when Redis did not take them', async () => {
     const { gate, view, log } = gateOnW1({ handOverFails: true });
     await gate.handle(request('first', '/users/me', 'GET'));
