@@ -103,7 +103,6 @@ export class QueueStore {
     return this.o.QUEUE_SNAPSHOT_TTL_SECONDS * 1000;
   }
 
-  /** Before a newly activated realm serves: import the queues left by its previous owner. */
   /**
    * A realm's dirty marks did not reach Redis: its copies may lack events from now on until
    * the next complete copy; the worker tells the realm's next holder (see leases.ts).
@@ -111,6 +110,7 @@ export class QueueStore {
   onMarksLost: ((realmId: number) => void) | null = null;
 
   /**
+   * Before a newly activated realm serves: imports the queues left by its previous owner.
    * `copiesStale`: the previous holder said its copies may lack events; unless it handed them
    * over complete, none is restored.
    */

@@ -51,10 +51,6 @@ export class RealmActor {
     return run;
   }
 
-  get mailboxDepth() {
-    return this.busy;
-  }
-
   /**
    * The realm is leaving this process (handed over, or its lease lost): no state change starts
    * any more (each is refused as not here, so its caller takes it to the realm's new owner).

@@ -58,7 +58,6 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails
     async activate(realm: RealmRecord, _sql: unknown, prepare?: (a: RealmActor) => Promise<void>) {
       const fake: FakeActor = { realm, writing: false, retired: false, closed: false };
       const actor = Object.assign(fake, {
-        mailboxDepth: 0,
         events: {},
         retire: () => {
           fake.retired = true;
