@@ -109,6 +109,9 @@ export class QueueStore {
    */
   onMarksLost: ((realmId: number) => void) | null = null;
 
+  /** Queues taken up from copies since start, and those left out (their clients register again). */
+  readonly restores = { restored: 0, notRestored: 0 };
+
   /**
    * Before a newly activated realm serves: imports the queues left by its previous owner.
    * `copiesStale`: the previous holder said its copies may lack events; unless it handed them
@@ -158,6 +161,8 @@ export class QueueStore {
       this.log.warn({ realmId, err: (err as Error).message }, 'event queues could not be restored');
       t.needsFull = true;
     }
+    this.restores.restored += restored;
+    this.restores.notRestored += dropped.length;
     actor.events.onQueueChange = (queue, change) => this.changed(t, queue, change);
     this.tracked.set(realmId, t);
     if (restored || dropped.length) this.log.info({ realm: actor.realm.stringId, restored, dropped: dropped.length }, 'event queues restored');

@@ -75,8 +75,12 @@ export class RealmGate {
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly handoffs = new Map<Slot, Promise<void>>();
 
-  /** Realm movements since start (exported as metrics): taken up, handed off, dropped (lease lost). */
-  readonly moves = { activated: 0, handedOff: 0, dropped: 0 };
+  /**
+   * Realm movements since start (exported as metrics): taken up, handed off, dropped (lease
+   * lost), and realms whose event queue copies this worker declared stale (their clients
+   * register again with the next owner).
+   */
+  readonly moves = { activated: 0, handedOff: 0, dropped: 0, staleCopies: 0 };
 
   constructor(private readonly d: GateDeps) {
     d.registry.onPassivated((actor) => this.passivated(actor));
@@ -282,7 +286,9 @@ export class RealmGate {
     // A write under way may still commit (its transaction began under the lease) and would
     // publish to queues gone from here: their copies are marked stale, so that their clients
     // register again rather than miss its events.
-    this.d.queues.forget(slot.realmId, actor?.writing === true);
+    const writing = actor?.writing === true;
+    if (writing) this.moves.staleCopies++;
+    this.d.queues.forget(slot.realmId, writing);
     this.d.leases.forget(slot.realmId);
     actor?.close();
   }
@@ -331,12 +337,16 @@ export class RealmGate {
     // Still writing after DRAIN_MS: what it publishes would miss the queues written now, so
     // they go over as not movable (their clients register again with the next owner).
     const stale = actor.writing;
-    if (stale) this.d.log.warn({ realm: slot.subdomain }, 'writes still under way at hand-off; its event queues are not moved');
+    if (stale) {
+      this.moves.staleCopies++;
+      this.d.log.warn({ realm: slot.subdomain }, 'writes still under way at hand-off; its event queues are not moved');
+    }
     const shards = this.d.queueShards;
     const handedOver = shards?.owns(actor) ? await shards.handOver(actor, stale) : await this.d.queues.handOver(actor, lease.epoch, stale);
     actor.close();
     if (handedOver === false) {
       // Redis did not take the queues: what it holds are older copies, which may lack events.
+      this.moves.staleCopies++;
       await this.d.leases.markQueuesStale(realmId).catch((err: unknown) => this.d.log.warn({ realmId, err: (err as Error).message }, 'could not mark the queue copies stale'));
     }
     try {

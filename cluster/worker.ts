@@ -61,6 +61,7 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   leases.useKeeper(keeper);
   const queues = new QueueStore(redis, keys, cc, wlog);
   queues.onMarksLost = (realmId) => {
+    gate.moves.staleCopies++;
     leases.markQueuesStale(realmId).catch((err: unknown) => wlog.warn({ realmId, err: (err as Error).message }, 'could not mark the queue copies stale'));
   };
   const shardHost = sharded
@@ -103,6 +104,9 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   metrics.counter('chat_cluster_realm_activations_total', 'Realms this worker took up under their lease', () => gate.moves.activated);
   metrics.counter('chat_cluster_realm_handoffs_total', 'Realms this worker handed off to their new owner (planned moves)', () => gate.moves.handedOff);
   metrics.counter('chat_cluster_realm_drops_total', 'Realms this worker stopped serving because their lease was lost', () => gate.moves.dropped);
+  metrics.counter('chat_cluster_queue_copies_stale_total', 'Realms whose event queue copies this worker declared stale (Redis did not take them, or writes were under way as the realm left)', () => gate.moves.staleCopies);
+  metrics.counter('chat_cluster_event_queues_restored_total', 'Event queues this worker took up from the copies of a realm it activated', () => queues.restores.restored);
+  metrics.counter('chat_cluster_event_queues_not_restored_total', 'Event queues left out when this worker activated their realm (dirty, not movable or stale copies): their clients register again', () => queues.restores.notRestored);
   metrics.counter('chat_cluster_event_loop_stalls_total', 'Times the event loop did not turn for longer than a lease (the keeper thread renewed meanwhile)', () => keeper.stalls.longerThanLease);
   metrics.counter('chat_cluster_event_loop_stalls_past_limit_total', 'Times the event loop did not turn for longer than STALL_LIMIT_MS (membership and leases were left to lapse)', () => keeper.stalls.pastLimit);
   let leaving = false;

@@ -179,6 +179,7 @@ describe('handing a realm over', () => {
     await moving;
     expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=false', 'release']);
     expect(actor.closed).toBe(true);
+    expect(gate.moves).toMatchObject({ activated: 1, handedOff: 1, staleCopies: 0 });
   });
 
   it('sends the queues over as not movable when writes are still under way after DRAIN_MS', async () => {
@@ -188,6 +189,7 @@ describe('handing a realm over', () => {
     view.placement = new Placement(['w2']);
     await gate.rebalance();
     expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=true', 'release']);
+    expect(gate.moves).toMatchObject({ handedOff: 1, staleCopies: 1 });
   });
 
   it('leaves the cluster only after a realm being taken up meanwhile is handed over too', async () => {
@@ -209,6 +211,7 @@ describe('handing a realm over', () => {
     view.placement = new Placement(['w2']);
     await gate.rebalance();
     expect(log).toEqual(['restore stale=false', 'retire', 'handOver stale=false', 'markQueuesStale', 'release']);
+    expect(gate.moves.staleCopies).toBe(1);
   });
 
   it('marks the queue copies stale when the lease is lost with a write under way, not otherwise', async () => {
@@ -218,6 +221,7 @@ describe('handing a realm over', () => {
       actors[0]!.writing = writing;
       gate.lost(actors[0]!.realm.id);
       expect(log).toEqual(['restore stale=false', 'retire', `forget stale=${writing}`]);
+      expect(gate.moves).toMatchObject({ dropped: 1, staleCopies: writing ? 1 : 0 });
       expect(actors[0]!.closed).toBe(true);
       expect(active.size).toBe(0);
     }

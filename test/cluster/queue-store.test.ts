@@ -46,7 +46,13 @@ async function heldWithCopies() {
   await store.restore(actor, 1);
   const queues = [actor.events.create(queueOptions(1)), actor.events.create(queueOptions(2))];
   await store.flushAll();
-  const next = (stale = false) => new QueueStore(redis, keys, options, pino({ level: 'silent' })).restore(actorOf(id), 2, stale);
+  const next = async (stale = false) => {
+    const taker = new QueueStore(redis, keys, options, pino({ level: 'silent' }));
+    const result = await taker.restore(actorOf(id), 2, stale);
+    // What the taker's metrics count.
+    expect(taker.restores).toEqual({ restored: result.restored, notRestored: result.dropped });
+    return result;
+  };
   return { id, store, actor, queues, next };
 }
 
