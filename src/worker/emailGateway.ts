@@ -69,17 +69,17 @@ export async function startEmailGateway(config: Config, registry: RealmRegistry,
 
   async function deliver(r: Resolved, mail: IncomingEmail): Promise<number> {
     const realmId = r.target.realmId;
-    let actor;
+    // Not held here, or moving away meanwhile (nothing was posted): the sender tries again.
     try {
-      actor = await registry.holdForJob(realmId);
+      const actor = await registry.holdForJob(realmId);
+      if (!actor) throw smtpError(451, '4.3.0 Try again later');
+      return await (r.kind === 'channel'
+        ? postChannelEmail(actor, r.target, r.address, r.parsed.options, mail)
+        : postMissedMessageReply(actor, r.target, r.address, mail));
     } catch (err) {
       if (err instanceof RealmNotHereError) throw smtpError(451, '4.3.0 Try again later');
       throw err;
     }
-    if (!actor) throw smtpError(451, '4.3.0 Try again later');
-    return r.kind === 'channel'
-      ? postChannelEmail(actor, r.target, r.address, r.parsed.options, mail)
-      : postMissedMessageReply(actor, r.target, r.address, mail);
   }
 
   const server = new SMTPServer({
