@@ -91,14 +91,18 @@ export class LeaseManager {
         // The previous holder's write in flight holds the row (FOR KEY SHARE): wait for it a
         // little, then try again later, rather than queue behind a paused process.
         await tx`SELECT set_config('lock_timeout', ${String(ACQUIRE_LOCK_TIMEOUT_MS)}, true)`;
-        // The subquery in RETURNING reads the row as it was before this statement.
-        return tx<{ epoch: string; queues_stale: boolean | null }[]>`
+        const taken = await tx<{ epoch: string }[]>`
           INSERT INTO realm_leases (realm_id, owner, epoch, expires_at)
           VALUES (${realmId}, ${this.owner}, 1, now() + ${this.timing.LEASE_TTL_MS} * interval '1 millisecond')
           ON CONFLICT (realm_id) DO UPDATE
-            SET epoch = realm_leases.epoch + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at, queues_stale = false
+            SET epoch = realm_leases.epoch + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
             WHERE realm_leases.expires_at < now() OR realm_leases.owner = EXCLUDED.owner
-          RETURNING epoch, (SELECT queues_stale FROM realm_leases WHERE realm_id = ${realmId}) AS queues_stale`;
+          RETURNING epoch`;
+        if (!taken[0]) return [];
+        // A statement of its own sees what the previous holder committed up to our taking the
+        // row (it may have marked its copies stale while this statement waited for the row).
+        const [row] = await tx<{ queues_stale: boolean }[]>`SELECT queues_stale FROM realm_leases WHERE realm_id = ${realmId}`;
+        return [{ epoch: taken[0].epoch, queues_stale: row?.queues_stale ?? false }];
       });
     } catch (err) {
       if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
@@ -151,6 +155,18 @@ export class LeaseManager {
       WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${lease.epoch}
       RETURNING realm_id`;
     return rows.length === 1;
+  }
+
+  /**
+   * The previous holder's stale copies were dealt with (left out of the restore and deleted):
+   * the flag goes, while the lease is still this worker's.
+   */
+  async clearQueuesStale(realmId: number): Promise<void> {
+    const lease = this.held.get(realmId);
+    if (!lease) return;
+    await this.sql`
+      UPDATE realm_leases SET queues_stale = false
+      WHERE realm_id = ${realmId} AND owner = ${this.owner} AND epoch = ${lease.epoch} AND queues_stale`;
   }
 
   /** Forgets a lease without touching the database (it was lost anyway). */

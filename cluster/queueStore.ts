@@ -107,7 +107,7 @@ export class QueueStore {
    * A realm's dirty marks did not reach Redis: its copies may lack events from now on until
    * the next complete copy; the worker tells the realm's next holder (see leases.ts).
    */
-  onMarksLost: ((realmId: number) => void) | null = null;
+  onMarksLost: ((realmId: number) => Promise<boolean>) | null = null;
 
   /** Queues taken up from copies since start, and those left out (their clients register again). */
   readonly restores = { restored: 0, notRestored: 0 };
@@ -117,13 +117,14 @@ export class QueueStore {
    * `copiesStale`: the previous holder said its copies may lack events; unless it handed them
    * over complete, none is restored.
    */
-  async restore(actor: RealmActor, epoch: number, copiesStale = false): Promise<{ restored: number; dropped: number }> {
+  async restore(actor: RealmActor, epoch: number, copiesStale = false): Promise<{ restored: number; dropped: number; adopted: boolean }> {
     const realmId = actor.realm.id;
     const t: Tracked = {
       actor, epoch, changed: new Map(), marked: new Set(), toMark: [], needsFull: false,
       lastWrite: Date.now(), restoredAfterCrash: new Map(), marksLost: false,
     };
     let restored = 0;
+    let adopted = false;
     const dropped: string[] = [];
     try {
       const [[e1, hash], [e2, dirty]] = (await this.redis
@@ -155,6 +156,7 @@ export class QueueStore {
         }
       }
       await this.write(realmId, epoch, 'adopt', [], dropped.map((id) => FIELD + id));
+      adopted = true;
     } catch (err) {
       // Serving without the old queues beats not serving: their clients re-register. The
       // next copy replaces whatever is left in Redis.
@@ -166,7 +168,7 @@ export class QueueStore {
     actor.events.onQueueChange = (queue, change) => this.changed(t, queue, change);
     this.tracked.set(realmId, t);
     if (restored || dropped.length) this.log.info({ realm: actor.realm.stringId, restored, dropped: dropped.length }, 'event queues restored');
-    return { restored, dropped: dropped.length };
+    return { restored, dropped: dropped.length, adopted };
   }
 
   /**
@@ -217,9 +219,13 @@ export class QueueStore {
           // The next copy is complete again; until then a crash copy may lack events. The
           // next holder learns of it once (the lease row keeps it until then).
           t.needsFull = true;
-          if (t.marksLost) continue;
+          if (t.marksLost || !this.onMarksLost) continue;
           t.marksLost = true;
-          this.onMarksLost?.(t.actor.realm.id);
+          // Told again after the next lost mark if this telling did not get through.
+          this.onMarksLost(t.actor.realm.id).then(
+            (told) => (t.marksLost = told),
+            () => (t.marksLost = false),
+          );
         }
       });
   }

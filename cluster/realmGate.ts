@@ -66,6 +66,9 @@ export interface GateDeps {
 }
 
 const bounce = (reason: string): GateOutcome => ({ kind: 'bounce', reason });
+
+/** The lease was lost (or the realm began to leave) while the realm was being taken up. */
+class LostWhileActivating extends Error {}
 const HANDOFF_CONCURRENCY = 8;
 
 export class RealmGate {
@@ -197,12 +200,25 @@ export class RealmGate {
       await this.d.leases.release(realm.id);
       return 'refused';
     }
-    // The actor is found in the registry only once its queues are restored.
-    await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id), async (actor) => {
-      const shards = this.d.queueShards;
-      if (shards?.owns(actor)) await shards.restore(actor);
-      else await this.d.queues.restore(actor, lease.epoch, lease.queuesStale);
-    });
+    // The actor is found in the registry only once its queues are restored, and only if the
+    // realm is still this worker's then (the lease may have been lost meanwhile).
+    const stillOurs = () => this.byId.get(realm.id) === slot && !slot.leaving && this.d.leases.valid(realm.id)?.epoch === lease.epoch;
+    try {
+      await this.d.registry.activate(realm, this.d.leases.sqlFor(realm.id), async (actor) => {
+        const shards = this.d.queueShards;
+        if (shards?.owns(actor)) await shards.restore(actor);
+        else {
+          const { adopted } = await this.d.queues.restore(actor, lease.epoch, lease.queuesStale);
+          // The stale copies were left out and deleted: the flag has done its work.
+          if (adopted && lease.queuesStale && stillOurs()) await this.d.leases.clearQueuesStale(realm.id);
+        }
+        if (!stillOurs()) throw new LostWhileActivating();
+      });
+    } catch (err) {
+      if (!(err instanceof LostWhileActivating)) throw err;
+      this.d.queues.forget(realm.id);
+      return 'refused';
+    }
     this.moves.activated++;
     return 'active';
   }
@@ -336,7 +352,7 @@ export class RealmGate {
     this.d.registry.remove(realmId);
     // Still writing after DRAIN_MS: what it publishes would miss the queues written now, so
     // they go over as not movable (their clients register again with the next owner).
-    const stale = actor.writing;
+    const stale = actor.writing || [...slot.calls].some((c) => !c.movable);
     if (stale) {
       this.moves.staleCopies++;
       this.d.log.warn({ realm: slot.subdomain }, 'writes still under way at hand-off; its event queues are not moved');

@@ -62,7 +62,10 @@ export async function startClusterWorker(config: Config, cc: ClusterConfig, log:
   const queues = new QueueStore(redis, keys, cc, wlog);
   queues.onMarksLost = (realmId) => {
     gate.moves.staleCopies++;
-    leases.markQueuesStale(realmId).catch((err: unknown) => wlog.warn({ realmId, err: (err as Error).message }, 'could not mark the queue copies stale'));
+    return leases.markQueuesStale(realmId).catch((err: unknown) => {
+      wlog.warn({ realmId, err: (err as Error).message }, 'could not mark the queue copies stale');
+      return false;
+    });
   };
   const shardHost = sharded
     ? new ShardHost({

@@ -19,6 +19,8 @@ export class RealmActor {
   private tail: Promise<unknown> = Promise.resolve();
   private busy = 0;
   private retired = false;
+  /** Jobs at work in this realm (see working). */
+  private jobs = 0;
   /** When a request last reached this realm; the registry passivates realms idle for long. */
   lastUsed = Date.now();
 
@@ -60,9 +62,24 @@ export class RealmActor {
     this.retired = true;
   }
 
-  /** State changes under way: in the mailbox, or sends checked and not yet committed. */
+  /**
+   * Runs a job's work in this realm (a scheduled delivery, an email post, a bot's reply): it
+   * may take several state changes, with waits between them, and a realm leaving this process
+   * waits for it as for the mailbox. Refused as not here once the realm is retired.
+   */
+  async working<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.retired) throw new RealmNotHereError(`realm ${this.realm.stringId} has left this process`);
+    this.jobs++;
+    try {
+      return await fn();
+    } finally {
+      this.jobs--;
+    }
+  }
+
+  /** State changes under way: in the mailbox, sends checked and not yet committed, jobs at work. */
   get writing(): boolean {
-    return this.busy > 0 || !this.sendQueue.idle;
+    return this.busy > 0 || this.jobs > 0 || !this.sendQueue.idle;
   }
 
   /** Nothing in flight and no client connected: the realm can be put away without losing anything. */

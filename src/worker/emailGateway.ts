@@ -73,9 +73,11 @@ export async function startEmailGateway(config: Config, registry: RealmRegistry,
     try {
       const actor = await registry.holdForJob(realmId);
       if (!actor) throw smtpError(451, '4.3.0 Try again later');
-      return await (r.kind === 'channel'
-        ? postChannelEmail(actor, r.target, r.address, r.parsed.options, mail)
-        : postMissedMessageReply(actor, r.target, r.address, mail));
+      return await actor.working(() =>
+        r.kind === 'channel'
+          ? postChannelEmail(actor, r.target, r.address, r.parsed.options, mail)
+          : postMissedMessageReply(actor, r.target, r.address, mail),
+      );
     } catch (err) {
       if (err instanceof RealmNotHereError) throw smtpError(451, '4.3.0 Try again later');
       throw err;

@@ -293,7 +293,7 @@ describe('realm leases with a fencing epoch', () => {
     }
   });
 
-  it('passes word that the queue copies are stale to the next holder only, once', async () => {
+  it('passes word that the queue copies are stale to the next holders until one clears it', async () => {
     const realm = await newRealm('fence-stale');
     const w1 = new LeaseManager(db.sql, 'worker-1', STEADY, quiet);
     const w2 = new LeaseManager(db.sql, 'worker-2', STEADY, quiet);
@@ -302,10 +302,59 @@ describe('realm leases with a fencing epoch', () => {
     expect(await w1.markQueuesStale(realm.id)).toBe(true);
     await w1.release(realm.id);
     expect(await w1.markQueuesStale(realm.id)).toBe(false); // given up
-    const taken = await w2.tryAcquire(realm.id);
-    expect(taken).toMatchObject({ epoch: 2, queuesStale: true });
+    expect(await w2.tryAcquire(realm.id)).toMatchObject({ epoch: 2, queuesStale: true });
+    // Taken but not dealt with (say it moved on before restoring): the word stays.
     await w2.release(realm.id);
-    expect(await w1.tryAcquire(realm.id)).toMatchObject({ epoch: 3, queuesStale: false });
+    expect(await w1.tryAcquire(realm.id)).toMatchObject({ epoch: 3, queuesStale: true });
+    await w2.clearQueuesStale(realm.id); // not its lease: nothing changes
+    await w1.clearQueuesStale(realm.id);
     await w1.release(realm.id);
+    expect(await w2.tryAcquire(realm.id)).toMatchObject({ epoch: 4, queuesStale: false });
+    await w2.release(realm.id);
+  });
+
+  it('does not let a holder whose lease was taken over mark the copies stale', async () => {
+    const realm = await newRealm('fence-stale2');
+    const w1 = new LeaseManager(db.sql, 'worker-1', TTL, quiet);
+    const w2 = new LeaseManager(db.sql, 'worker-2', TTL, quiet);
+    const lease1 = await w1.tryAcquire(realm.id);
+    lease1!.validUntil = Number.POSITIVE_INFINITY; // paused: still believes it holds the realm
+    await new Promise((r) => setTimeout(r, TTL.LEASE_TTL_MS + 100));
+    expect(await w2.tryAcquire(realm.id)).toMatchObject({ epoch: 2, queuesStale: false });
+    expect(await w1.markQueuesStale(realm.id)).toBe(false);
+    await w2.release(realm.id);
+    expect((await w1.tryAcquire(realm.id))?.queuesStale).toBe(false);
+    await w1.release(realm.id);
+  });
+
+  it('gives a takeover that waited for the old holder’s write the word the old holder wrote meanwhile', async () => {
+    const slow = { LEASE_TTL_MS: 1500, LEASE_RENEW_MS: 100 };
+    const realm = await newRealm('fence-stale3');
+    const w1 = new LeaseManager(db.sql, 'worker-1', slow, quiet);
+    const w2 = new LeaseManager(db.sql, 'worker-2', slow, quiet);
+    const lease1 = await w1.tryAcquire(realm.id);
+    lease1!.validUntil = Number.POSITIVE_INFINITY;
+    await new Promise((r) => setTimeout(r, slow.LEASE_TTL_MS + 100));
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    let checked!: () => void;
+    const fenced = new Promise<void>((r) => (checked = r));
+    const write = w1.sqlFor(realm.id).begin(async (tx) => {
+      await tx`UPDATE realms SET description = 'slow write' WHERE id = ${realm.id}`;
+      checked();
+      await hold;
+    });
+    await fenced;
+    const takeover = w2.acquire(realm.id, 5000);
+    await new Promise((r) => setTimeout(r, 100));
+    const marked = w1.markQueuesStale(realm.id); // does not wait for the write's row lock
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await write;
+    const [told, lease2] = await Promise.all([marked, takeover]);
+    // Whichever came first, a mark that was written is never lost.
+    expect(lease2?.epoch).toBe(2);
+    expect(lease2?.queuesStale).toBe(told);
+    await w2.release(realm.id);
   });
 });

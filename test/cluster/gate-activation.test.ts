@@ -78,6 +78,7 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails
   };
   const view = { placement: new Placement(['w1']), refreshSoon: async () => undefined };
   const lease = { epoch: 1, queuesStale: opts.copiesStale ?? false };
+  let leaseHeld = true;
   const deps = {
     selfId: 'w1',
     sql: testDb(),
@@ -91,8 +92,9 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails
     },
     leases: {
       acquire: async () => lease,
-      valid: () => lease,
+      valid: () => (leaseHeld ? lease : null),
       release: async () => void log.push('release'),
+      clearQueuesStale: async () => void log.push('clearQueuesStale'),
       markQueuesStale: async () => {
         log.push('markQueuesStale');
         return true;
@@ -106,7 +108,7 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails
         log.push(`restore stale=${copiesStale}`);
         restoreCalled.resolve();
         await restoring.promise;
-        return { restored: 0, dropped: 0 };
+        return { restored: 0, dropped: 0, adopted: true };
       },
       staleAfterCrash: () => false,
       forget: (_id: number, stale = false) => void log.push(`forget stale=${stale}`),
@@ -118,7 +120,8 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails
     timing: { LEASE_TTL_MS: 1000, DRAIN_MS: opts.drainMs ?? 5000, MEMBERSHIP_CHECK_MS: 60_000 },
     log: pino({ level: 'silent' }),
   } as unknown as GateDeps;
-  return { gate: new RealmGate(deps), handled, restoring, restoreCalled, active, actors, view, log };
+  const loseLease = () => (leaseHeld = false);
+  return { gate: new RealmGate(deps), handled, restoring, restoreCalled, active, actors, view, log, loseLease };
 }
 
 const request = (id: string, path = '/messages', method = 'POST'): ApiRequest => ({ id, method, path, params: {}, subdomain });
@@ -142,6 +145,21 @@ describe('taking up a realm', () => {
     expect(handled.sort()).toEqual(['first', 'send']);
   });
 
+  it('does not serve a realm whose lease was lost while its queues were being restored', async () => {
+    const { gate, handled, restoring, restoreCalled, active, actors, log, loseLease } = gateOnW1({ slowRestore: true });
+    const realmId = (await testDb()`SELECT id FROM realms WHERE string_id = ${subdomain}`)[0]!.id as number;
+    const first = gate.handle(request('first', '/users/me', 'GET'));
+    await restoreCalled.promise;
+    loseLease();
+    gate.lost(realmId);
+    restoring.resolve();
+    expect(await first).toEqual({ kind: 'bounce', reason: expect.any(String) });
+    expect(handled).toEqual([]);
+    expect(active.size).toBe(0);
+    expect(actors).toEqual([]); // never registered (the registry closes what it never registered)
+    expect(log).toEqual(['restore stale=false', 'forget stale=false', 'forget stale=false']);
+  });
+
   it('gives a job the realm only once its queues are restored', async () => {
     const { gate, restoring, restoreCalled, active } = gateOnW1({ slowRestore: true });
     const first = gate.handle(request('first', '/users/me', 'GET'));
@@ -158,10 +176,10 @@ describe('taking up a realm', () => {
 });
 
 describe('taking up a realm whose previous holder said its queue copies are stale', () => {
-  it('restores them knowing so', async () => {
+  it('restores them knowing so, then clears the word', async () => {
     const { gate, log } = gateOnW1({ copiesStale: true });
     await gate.handle(request('first', '/users/me', 'GET'));
-    expect(log).toEqual(['restore stale=true']);
+    expect(log).toEqual(['restore stale=true', 'clearQueuesStale']);
   });
 });
 

@@ -30,6 +30,19 @@ describe('a retired realm actor', () => {
     expect(a.writing).toBe(false);
   });
 
+  it('counts a job at work as writing, and refuses new jobs once retired', async () => {
+    const a = actor();
+    let finish!: () => void;
+    const job = a.working(() => new Promise<void>((r) => (finish = r)));
+    expect(a.writing).toBe(true);
+    a.retire();
+    await expect(a.working(async () => 'new')).rejects.toBeInstanceOf(RealmNotHereError);
+    expect(a.writing).toBe(true);
+    finish();
+    await job;
+    expect(a.writing).toBe(false);
+  });
+
   it('serves state changes until then', async () => {
     const a = actor();
     expect(await a.exclusive(async () => 'ok')).toBe('ok');

@@ -34,7 +34,8 @@ async function replyOrPassOn(reply: OutgoingWebhookReplyJob, deps: WorkerJobDeps
   let actor;
   try {
     actor = await deps.registry.holdForJob(call.realmId);
-    if (actor) return await deliverOutgoingOutcome(actor, call, reply.outcome);
+    const held = actor;
+    if (held) return await held.working(() => deliverOutgoingOutcome(held, call, reply.outcome));
   } catch (err) {
     // The realm moved away meanwhile (fenced write refused): its new holder posts it.
     if (!(err instanceof RealmNotHereError)) throw err;

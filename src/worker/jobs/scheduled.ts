@@ -54,7 +54,8 @@ export const scheduledDeliveryJob: JobDefinition<ScheduledDeliveryJob, WorkerJob
     }
     if (!actor) return passOn(job, deps, 'realm not held here');
     try {
-      const outcome = await deliverDue(actor, job.scheduledMessageId, job.dueMs);
+      const held = actor;
+      const outcome = await held.working(() => deliverDue(held, job.scheduledMessageId, job.dueMs));
       log.debug({ realm: actor.realm.stringId, scheduledMessage: job.scheduledMessageId, outcome }, 'scheduled delivery');
     } catch (err) {
       // The realm moved away while the delivery ran (fenced write refused): its new holder finishes it.

@@ -7,6 +7,7 @@ import { STAGING_PREFIX } from '../../http/upload.js';
 import { describeError, type JobDefinition } from '../../jobs/types.js';
 import type { UploadCleanupJob } from '../../jobs/payloads.js';
 import type { WorkerJobDeps } from './deps.js';
+import { RealmNotHereError } from '../../realm/services.js';
 
 const STAGED_MAX_AGE_MS = 3600 * 1000;
 
@@ -17,9 +18,11 @@ export const uploadCleanupJob: JobDefinition<UploadCleanupJob, WorkerJobDeps> = 
     for (const actor of [...deps.registry.actors()]) {
       if (deps.registry.activeById(actor.realm.id) !== actor) continue;
       try {
-        const removed = await removeUnclaimedAttachments(actor);
+        const removed = await actor.working(() => removeUnclaimedAttachments(actor));
         if (removed > 0) log.info({ realm: actor.realm.stringId, removed }, 'unclaimed uploads removed');
       } catch (err) {
+        // Handed to another worker meanwhile: that worker's sweep covers it.
+        if (err instanceof RealmNotHereError) continue;
         log.error({ realm: actor.realm.stringId, err: describeError(err) }, 'upload cleanup failed');
       }
     }
