@@ -8,6 +8,13 @@ import nodemailer from 'nodemailer';
 import { freePort } from '../../scripts/freePort.js';
 import { until, type OwnClient } from '../helpers/ownServer.js';
 import { emailWorld, expectFailure, expectOk, GATEWAY_DOMAIN, mailsTo, type EmailWorld } from './email-helpers.js';
+import postgres from 'postgres';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { RealmRegistry } from '../../src/realm/registry.js';
+import type { Services } from '../../src/realm/services.js';
+import { findRealmById } from '../../src/db/realms.js';
+import { startEmailGateway } from '../../src/worker/emailGateway.js';
 
 let w: EmailWorld;
 let gatewayPort: number;
@@ -173,5 +180,36 @@ describe('with the SMTP server down', () => {
     expect(w.smtp.to(bob.user.email!)).toHaveLength(bobMails.length);
     expect(bobMails[bobMails.length - 1]!.text).toContain('during the outage');
     for (const a of addresses) expect(w.smtp.to(a)).toHaveLength(1);
+  });
+});
+
+describe('a gateway whose realm moves away while mail comes in', () => {
+  it('answers 451 (try again later) and posts nothing', async () => {
+    const { email } = await alice.ok('GET', `/streams/${channelId}/email_address`);
+    const sql = postgres(w.databaseUrl, { max: 2, onnotice: () => undefined });
+    const port = await freePort();
+    const config = loadConfig({ DATABASE_URL: w.databaseUrl, EMAIL_GATEWAY_PORT: String(port), EMAIL_GATEWAY_DOMAIN: GATEWAY_DOMAIN });
+    // A cluster worker's registry whose realm has just been handed over: its actor is retired.
+    const registry = new RealmRegistry({ config, sql, log: pino({ level: 'silent' }) } as unknown as Services, { activation: 'managed' });
+    registry.setJobActivation(async (realmId) => {
+      const actor = await registry.activate((await findRealmById(sql, realmId))!);
+      actor.retire();
+      return actor;
+    });
+    const gateway = (await startEmailGateway(config, registry, pino({ level: 'silent' })))!;
+    try {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: gateway.port, secure: false, ignoreTLS: true });
+      const refused = await transport
+        .sendMail({ from: 'mover@example.test', to: email, subject: 'Sent during a move', text: 'hello' })
+        .then(() => null, (err: { responseCode?: number }) => err.responseCode ?? -1);
+      transport.close();
+      expect(refused).toBe(451);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await latest(alice, [{ operator: 'channel', operand: channelId }, { operator: 'topic', operand: 'Sent during a move' }])).toEqual([]);
+    } finally {
+      await gateway.close();
+      registry.close();
+      await sql.end({ timeout: 5 });
+    }
   });
 });
