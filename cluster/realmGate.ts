@@ -209,14 +209,18 @@ export class RealmGate {
         if (shards?.owns(actor)) await shards.restore(actor);
         else {
           const { adopted } = await this.d.queues.restore(actor, lease.epoch, lease.queuesStale);
-          // The stale copies were left out and deleted: the flag has done its work.
-          if (adopted && lease.queuesStale && stillOurs()) await this.d.leases.clearQueuesStale(realm.id);
+          // The stale copies were left out and deleted: the flag has done its work (if it
+          // cannot be cleared now, a later holder leaves out copies it could have used).
+          if (adopted && lease.queuesStale && stillOurs()) {
+            await this.d.leases.clearQueuesStale(realm.id).catch((err: unknown) => this.d.log.warn({ realmId: realm.id, err: (err as Error).message }, 'could not clear the stale-copies flag'));
+          }
         }
         if (!stillOurs()) throw new LostWhileActivating();
       });
     } catch (err) {
-      if (!(err instanceof LostWhileActivating)) throw err;
+      // The actor never served (the registry closed it): its queues are not copied from here.
       this.d.queues.forget(realm.id);
+      if (!(err instanceof LostWhileActivating)) throw err;
       return 'refused';
     }
     this.moves.activated++;

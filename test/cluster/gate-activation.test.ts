@@ -43,7 +43,7 @@ interface FakeActor {
 }
 
 /** A gate on worker w1; `restoring` holds the queue restore until the test lets it finish. */
-function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails?: boolean; copiesStale?: boolean } = {}) {
+function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails?: boolean; copiesStale?: boolean; restoreFails?: boolean } = {}) {
   const restoring = deferred();
   const restoreCalled = deferred();
   if (!opts.slowRestore) restoring.resolve();
@@ -108,6 +108,7 @@ function gateOnW1(opts: { slowRestore?: boolean; drainMs?: number; handOverFails
         log.push(`restore stale=${copiesStale}`);
         restoreCalled.resolve();
         await restoring.promise;
+        if (opts.restoreFails) throw new Error('queues could not be taken up');
         return { restored: 0, dropped: 0, adopted: true };
       },
       staleAfterCrash: () => false,
@@ -158,6 +159,14 @@ describe('taking up a realm', () => {
     expect(active.size).toBe(0);
     expect(actors).toEqual([]); // never registered (the registry closes what it never registered)
     expect(log).toEqual(['restore stale=false', 'forget stale=false', 'forget stale=false']);
+  });
+
+  it('serves nothing, and copies nothing, when taking up the queues fails', async () => {
+    const { gate, handled, active, log } = gateOnW1({ restoreFails: true });
+    await expect(gate.handle(request('first', '/users/me', 'GET'))).rejects.toThrow('queues could not be taken up');
+    expect(handled).toEqual([]);
+    expect(active.size).toBe(0);
+    expect(log).toEqual(['restore stale=false', 'forget stale=false', 'release']);
   });
 
   it('gives a job the realm only once its queues are restored', async () => {
