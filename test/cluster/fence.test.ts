@@ -50,6 +50,32 @@ async function heldRealm(name: string) {
   return { realm, sql: w1.sqlFor(realm.id) };
 }
 
+/**
+ * A realm whose holder (worker 1) is paused past its lease, still believing it holds the realm,
+ * with a write transaction that passed its check and waits for `release` before it commits.
+ */
+async function pausedHolderWriting(name: string, beforeCommit: () => void = () => undefined) {
+  const slow = { LEASE_TTL_MS: 1500, LEASE_RENEW_MS: 100 };
+  const realm = await newRealm(name);
+  const w1 = new LeaseManager(db.sql, 'worker-1', slow, quiet);
+  const w2 = new LeaseManager(db.sql, 'worker-2', slow, quiet);
+  const lease1 = await w1.tryAcquire(realm.id);
+  lease1!.validUntil = Number.POSITIVE_INFINITY;
+  await new Promise((r) => setTimeout(r, slow.LEASE_TTL_MS + 100));
+  let release!: () => void;
+  const hold = new Promise<void>((r) => (release = r));
+  let checked!: () => void;
+  const fenced = new Promise<void>((r) => (checked = r));
+  const write = w1.sqlFor(realm.id).begin(async (tx) => {
+    await tx`UPDATE realms SET description = 'slow write' WHERE id = ${realm.id}`;
+    checked();
+    await hold;
+    beforeCommit();
+  });
+  await fenced;
+  return { realm, w1, w2, release, write };
+}
+
 const description = async (id: number) => (await db.sql<{ description: string }[]>`SELECT description FROM realms WHERE id = ${id}`)[0]!.description;
 
 describe('realm leases with a fencing epoch', () => {
@@ -89,25 +115,8 @@ describe('realm leases with a fencing epoch', () => {
   });
 
   it('makes a takeover wait for the old holder’s transaction in flight', async () => {
-    const slow = { LEASE_TTL_MS: 1500, LEASE_RENEW_MS: 100 };
-    const realm = await newRealm('fence2');
-    const w1 = new LeaseManager(db.sql, 'worker-1', slow, quiet);
-    const w2 = new LeaseManager(db.sql, 'worker-2', slow, quiet);
-    const lease1 = await w1.tryAcquire(realm.id);
-    lease1!.validUntil = Number.POSITIVE_INFINITY; // paused: still believes it holds the realm
-    await new Promise((r) => setTimeout(r, slow.LEASE_TTL_MS + 100));
-    let release!: () => void;
-    const hold = new Promise<void>((r) => (release = r));
     const order: string[] = [];
-    let checked!: () => void;
-    const fenced = new Promise<void>((r) => (checked = r));
-    const write = w1.sqlFor(realm.id).begin(async (tx) => {
-      await tx`UPDATE realms SET description = 'slow write' WHERE id = ${realm.id}`;
-      checked();
-      await hold;
-      order.push('old holder commits');
-    });
-    await fenced;
+    const { realm, w1, w2, release, write } = await pausedHolderWriting('fence2', () => order.push('old holder commits'));
     // The lease has expired, but the transaction that passed its check holds the row.
     expect(await w2.tryAcquire(realm.id)).toBeNull();
     const takeover = w2.acquire(realm.id, 5000).then((lease) => {
@@ -328,23 +337,7 @@ describe('realm leases with a fencing epoch', () => {
   });
 
   it('gives a takeover that waited for the old holder’s write the word the old holder wrote meanwhile', async () => {
-    const slow = { LEASE_TTL_MS: 1500, LEASE_RENEW_MS: 100 };
-    const realm = await newRealm('fence-stale3');
-    const w1 = new LeaseManager(db.sql, 'worker-1', slow, quiet);
-    const w2 = new LeaseManager(db.sql, 'worker-2', slow, quiet);
-    const lease1 = await w1.tryAcquire(realm.id);
-    lease1!.validUntil = Number.POSITIVE_INFINITY;
-    await new Promise((r) => setTimeout(r, slow.LEASE_TTL_MS + 100));
-    let release!: () => void;
-    const hold = new Promise<void>((r) => (release = r));
-    let checked!: () => void;
-    const fenced = new Promise<void>((r) => (checked = r));
-    const write = w1.sqlFor(realm.id).begin(async (tx) => {
-      await tx`UPDATE realms SET description = 'slow write' WHERE id = ${realm.id}`;
-      checked();
-      await hold;
-    });
-    await fenced;
+    const { realm, w1, w2, release, write } = await pausedHolderWriting('fence-stale3');
     const takeover = w2.acquire(realm.id, 5000);
     await new Promise((r) => setTimeout(r, 100));
     const marked = w1.markQueuesStale(realm.id); // does not wait for the write's row lock
