@@ -336,16 +336,11 @@ export class QueueStore {
     const t = this.tracked.get(realmId);
     if (!t) return;
     if (t.actor.events.onQueueChange) t.actor.events.onQueueChange = null;
+    if (stale) {
+      // Marked as a queue with a new event is, at once (the realm is still tracked for it).
+      for (const queue of t.actor.events.allQueues()) t.toMark.push(queue.id);
+      this.sendMarks();
+    }
     this.tracked.delete(realmId);
-    if (!stale) return;
-    const ids = [...t.actor.events.allQueues()].map((q) => q.id);
-    if (!ids.length) return;
-    const key = this.keys.dirtyQueues(realmId);
-    this.redis
-      .pipeline()
-      .sadd(key, ...ids)
-      .pexpire(key, this.ttlMs)
-      .exec()
-      .catch((err: unknown) => this.log.warn({ realmId, err: (err as Error).message }, 'marking event queues stale failed'));
   }
 }

@@ -348,15 +348,14 @@ export class RealmGate {
     for (const call of slot.calls) if (call.movable) call.settle(bounce('realm is moving to another worker'));
     // Requests, jobs and sends under way finish here (sends commit and publish) before the
     // queues are written for the next owner.
+    const underWay = () => actor.writing || [...slot.calls].some((c) => !c.movable);
     const deadline = started + this.d.timing.DRAIN_MS;
-    while (Date.now() < deadline && ([...slot.calls].some((c) => !c.movable) || actor.writing)) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    while (Date.now() < deadline && underWay()) await new Promise((r) => setTimeout(r, 5));
     actor.retire();
     this.d.registry.remove(realmId);
     // Still writing after DRAIN_MS: what it publishes would miss the queues written now, so
     // they go over as not movable (their clients register again with the next owner).
-    const stale = actor.writing || [...slot.calls].some((c) => !c.movable);
+    const stale = underWay();
     if (stale) {
       this.moves.staleCopies++;
       this.d.log.warn({ realm: slot.subdomain }, 'writes still under way at hand-off; its event queues are not moved');

@@ -43,7 +43,7 @@ export class RealmActor {
 
   /** Runs a state change after every earlier one has finished; no interleaving across awaits. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.retired) return Promise.reject(new RealmNotHereError(`realm ${this.realm.stringId} has left this process`));
+    if (this.retired) return Promise.reject(this.leftError());
     this.busy++;
     const run = this.tail.then(fn);
     this.tail = run.then(
@@ -62,13 +62,17 @@ export class RealmActor {
     this.retired = true;
   }
 
+  private leftError(): RealmNotHereError {
+    return new RealmNotHereError(`realm ${this.realm.stringId} has left this process`);
+  }
+
   /**
    * Runs a job's work in this realm (a scheduled delivery, an email post, a bot's reply): it
    * may take several state changes, with waits between them, and a realm leaving this process
    * waits for it as for the mailbox. Refused as not here once the realm is retired.
    */
   async working<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.retired) throw new RealmNotHereError(`realm ${this.realm.stringId} has left this process`);
+    if (this.retired) throw this.leftError();
     this.jobs++;
     try {
       return await fn();
